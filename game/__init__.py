@@ -1,0 +1,1 @@
+"""Tee Table: card-driven peg races (the track game) and Trash (the layout game)."""

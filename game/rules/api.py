@@ -1,0 +1,112 @@
+"""The one small API both games implement (architecture principles 1 to 5).
+
+Each game package (``game.rules.track``, ``game.rules.layout``) exposes a module-level object
+``RULES`` that satisfies :class:`GameRules`. The table, the CPU players, the network and the
+client only ever talk to a game through this protocol, so both games are treated alike.
+
+Conventions shared by both games
+--------------------------------
+* **State** is an engine-owned value. ``apply`` never mutates the state it is given; it returns
+  a new one. A state carries its config, its seed, the number of plays applied and the
+  generator state, so ``replay(config, seed, plays)`` rebuilds it exactly.
+* **Config** is a plain ``dict`` of JSON/msgpack-friendly values (``{"rules": "classic",
+  "seats": 4, "mode": "teams", ...}``). ``normalize_config`` fills defaults and raises
+  :class:`ConfigError` for anything malformed.
+* **Play**: an engine object whose ``str()`` is its short notation token. Plays are hashable
+  and compare equal when their tokens are equal. Every API that takes a play accepts either a
+  play object or its token string; the log of a game is a list of ``(seat, token)`` pairs.
+* **Events** are plain dicts with a ``"type"`` key and msgpack-friendly values, in the order
+  they happened. They are the client's animation script. ``filter_events(events, seat)``
+  removes what that seat may not know (for example the rank of a card another seat drew).
+* **View** is a plain dict, msgpack-friendly: all that one seat may know. ``determinize`` turns a
+  view back into a full state by dealing the unseen cards at random (consistently with the
+  view), which is how CPU players and the client compute the legal plays of their own seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+Event = dict[str, Any]
+View = dict[str, Any]
+Config = dict[str, Any]
+
+
+class RulesError(Exception):
+    """Base class of every error the rules raise. Raising one never changes any state."""
+
+
+class ConfigError(RulesError):
+    """A malformed or unsupported game configuration."""
+
+
+class IllegalPlay(RulesError):
+    """A play that the rules do not allow in this position."""
+
+
+class NotYourTurn(IllegalPlay):
+    """A play for a seat that is not the one to move."""
+
+
+class GameOver(IllegalPlay):
+    """A play after the game has ended."""
+
+
+class NotationError(RulesError):
+    """Text (a position or a play token) that cannot be read."""
+
+
+@runtime_checkable
+class GameRules(Protocol):
+    """What the table, CPU players, network and client need from a game."""
+
+    name: str  # "track" or "layout"
+
+    def normalize_config(self, config: Mapping[str, Any]) -> Config: ...
+
+    def new_game(self, config: Mapping[str, Any], seed: int) -> Any: ...
+
+    def seat_count(self, state: Any) -> int: ...
+
+    def teams(self, state: Any) -> list[list[int]]:
+        """Seats grouped by team; a free-for-all has one seat per team."""
+        ...
+
+    def to_move(self, state: Any) -> int | None:
+        """The seat that must decide now, or ``None`` once the game is over."""
+        ...
+
+    def legal_plays(self, state: Any) -> list[Any]:
+        """Every legal play of the seat to move, complete, in a deterministic order."""
+        ...
+
+    def parse_play(self, state: Any, token: str) -> Any: ...
+
+    def check(self, state: Any, seat: int, play: Any) -> Any:
+        """Return the play object if ``seat`` may make ``play`` now; raise otherwise."""
+        ...
+
+    def apply(self, state: Any, seat: int, play: Any) -> tuple[Any, list[Event]]: ...
+
+    def view(self, state: Any, seat: int | None) -> View:
+        """All that ``seat`` may know (``None``: a spectator, who sees no hand)."""
+        ...
+
+    def filter_events(self, events: Sequence[Event], seat: int | None) -> list[Event]: ...
+
+    def determinize(self, view: Mapping[str, Any], seed: int) -> Any:
+        """A full state consistent with ``view``, unseen cards dealt at random."""
+        ...
+
+    def outcome(self, state: Any) -> dict[str, Any] | None:
+        """``None`` while the game goes on; else ``{"winners": [seats], ...}``."""
+        ...
+
+    def replay(
+        self, config: Mapping[str, Any], seed: int, plays: Iterable[tuple[int, str]]
+    ) -> Any: ...
+
+    def format_position(self, state: Any) -> str: ...
+
+    def parse_position(self, text: str) -> Any: ...
