@@ -1,0 +1,256 @@
+"""LAN discovery: "who has table code X?" by UDP broadcast, answered by the host.
+
+The host runs a :class:`DiscoveryResponder` on UDP port :data:`~net.codes.DISCOVERY_PORT`
+(bound to all addresses so that it hears broadcasts). A joiner calls :func:`discover`, which
+sends a query to each target address (by default the limited broadcast 255.255.255.255 and the
+directed broadcast address of every up, non-loopback IPv4 interface), waits briefly for an
+answer, retries a few times and raises :class:`DiscoveryError` with advice if nobody answers.
+
+Both ends take their addresses as arguments, so tests run on loopback (unicast to 127.0.0.1)
+or inside network namespaces (the veth subnet's broadcast address) and never touch a real LAN.
+
+Datagrams are msgpack maps after the 4-byte magic ``b"TTD1"``::
+
+    query:  {"t": "who",  "v": VERSION, "code": "KQXF", "n": nonce}
+    answer: {"t": "here", "v": VERSION, "code": "KQXF", "n": nonce, "port": 47800,
+             "host": "192.168.1.5" or nil, "name": "Ann's table"}
+
+The joiner connects to the address the answer came from (``host`` is informational), on the
+TCP ``port`` of the answer. Anything else (wrong magic, bad msgpack, wrong code) is ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import socket
+import struct
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgpack
+
+from net.codes import DISCOVERY_PORT, Link, normalize_code
+from net.protocol import VERSION
+
+MAGIC = b"TTD1"
+MAX_DATAGRAM = 512
+
+
+class DiscoveryError(Exception):
+    """Nobody answered for that code (or discovery could not run); the message gives advice."""
+
+
+def _encode(msg: dict[str, Any]) -> bytes:
+    return MAGIC + msgpack.packb(msg, use_bin_type=True)
+
+
+def _decode(data: bytes) -> dict[str, Any] | None:
+    if len(data) > MAX_DATAGRAM or not data.startswith(MAGIC):
+        return None
+    try:
+        msg = msgpack.unpackb(data[len(MAGIC) :], raw=False, strict_map_key=True)
+    except Exception:
+        return None
+    if type(msg) is not dict or type(msg.get("t")) is not str:
+        return None
+    return msg
+
+
+# ---------------------------------------------------------------------------------------------
+# Interfaces (Linux ioctl; elsewhere only the limited broadcast is used)
+
+
+def interfaces() -> list[tuple[str, str, str | None]]:
+    """Up, non-loopback IPv4 interfaces as (name, address, broadcast address or None)."""
+    if not sys.platform.startswith("linux"):
+        return []
+    import fcntl
+
+    out: list[tuple[str, str, str | None]] = []
+    siocgifflags, siocgifaddr, siocgifbrdaddr = 0x8913, 0x8915, 0x8919
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _idx, name in socket.if_nameindex():
+            req = struct.pack("256s", name.encode()[:15])
+            try:
+                flags = struct.unpack_from("H", fcntl.ioctl(s.fileno(), siocgifflags, req), 16)[0]
+                if not flags & 0x1 or flags & 0x8:  # IFF_UP, IFF_LOOPBACK
+                    continue
+                addr = socket.inet_ntoa(fcntl.ioctl(s.fileno(), siocgifaddr, req)[20:24])
+                brd: str | None = None
+                if flags & 0x2:  # IFF_BROADCAST
+                    brd = socket.inet_ntoa(fcntl.ioctl(s.fileno(), siocgifbrdaddr, req)[20:24])
+                    if brd == "0.0.0.0":
+                        brd = None
+            except OSError:
+                continue
+            out.append((name, addr, brd))
+    return out
+
+
+def lan_address() -> str:
+    """This machine's LAN IPv4 address for the link (no packet is sent to find it)."""
+    for _name, addr, _brd in interfaces():
+        if not addr.startswith("169.254."):
+            return addr
+    return "127.0.0.1"
+
+
+def default_targets(port: int = DISCOVERY_PORT) -> list[tuple[str, int]]:
+    seen: list[tuple[str, int]] = []
+    for _name, _addr, brd in interfaces():
+        if brd and (brd, port) not in seen:
+            seen.append((brd, port))
+    seen.append(("255.255.255.255", port))
+    return seen
+
+
+# ---------------------------------------------------------------------------------------------
+# Host side
+
+
+class DiscoveryResponder(asyncio.DatagramProtocol):
+    """Answers queries for one code. Start it with :meth:`start` on the host's event loop."""
+
+    def __init__(self, code: str, tcp_port: int, host: str | None = None, name: str = "") -> None:
+        self.code = normalize_code(code)
+        self.tcp_port = tcp_port
+        self.host = host
+        self.name = name[:40]
+        self.transport: asyncio.DatagramTransport | None = None
+        self.answered = 0
+
+    @classmethod
+    async def start(
+        cls,
+        code: str,
+        tcp_port: int,
+        *,
+        bind: tuple[str, int] = ("0.0.0.0", DISCOVERY_PORT),
+        host: str | None = None,
+        name: str = "",
+    ) -> DiscoveryResponder:
+        """Bind the UDP socket and start answering. Raises OSError if the port is taken."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+            sock.bind(bind)
+        except OSError:
+            sock.close()
+            raise
+        loop = asyncio.get_running_loop()
+        proto = cls(code, tcp_port, host, name)
+        await loop.create_datagram_endpoint(lambda: proto, sock=sock)
+        return proto
+
+    @property
+    def port(self) -> int:
+        assert self.transport is not None
+        return int(self.transport.get_extra_info("sockname")[1])
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def datagram_received(self, data: bytes, addr: tuple[str, int]) -> None:
+        msg = _decode(data)
+        if msg is None or msg.get("t") != "who" or msg.get("v") != VERSION:
+            return
+        code, nonce = msg.get("code"), msg.get("n")
+        if type(code) is not str or type(nonce) is not int:
+            return
+        try:
+            if normalize_code(code) != self.code:
+                return
+        except ValueError:
+            return
+        reply = {
+            "t": "here", "v": VERSION, "code": self.code, "n": nonce,
+            "port": self.tcp_port, "host": self.host, "name": self.name,
+        }
+        if self.transport is not None:
+            self.answered += 1
+            self.transport.sendto(_encode(reply), addr)
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Joiner side
+
+
+def discover(
+    code: str,
+    targets: Sequence[tuple[str, int]] | None = None,
+    *,
+    timeout: float = 0.7,
+    tries: int = 3,
+    bind: str = "0.0.0.0",
+) -> Link:
+    """Find the host of ``code``: broadcast, wait ``timeout`` seconds, retry ``tries`` times.
+
+    Returns the host's :class:`~net.codes.Link`; raises :class:`DiscoveryError` (what was
+    tried and what to do instead) if nobody answered.
+    """
+    code = normalize_code(code)
+    dests = list(targets) if targets is not None else default_targets()
+    nonce = secrets.randbits(48)
+    query = _encode({"t": "who", "v": VERSION, "code": code, "n": nonce})
+    errors: list[str] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        s.bind((bind, 0))
+        for _attempt in range(max(1, tries)):
+            sent = 0
+            for dest in dests:
+                try:
+                    s.sendto(query, dest)
+                    sent += 1
+                except OSError as e:
+                    msg = f"{dest[0]}:{dest[1]}: {e.strerror or e}"
+                    if msg not in errors:
+                        errors.append(msg)
+            if not sent:
+                break
+            deadline = time.monotonic() + timeout
+            while (left := deadline - time.monotonic()) > 0:
+                s.settimeout(left)
+                try:
+                    data, addr = s.recvfrom(MAX_DATAGRAM + 1)
+                except TimeoutError:
+                    break
+                except OSError:
+                    continue
+                link = _answer(data, addr, code, nonce)
+                if link is not None:
+                    return link
+    where = ", ".join(f"{h}:{p}" for h, p in dests) or "nowhere"
+    detail = f" (errors: {'; '.join(errors)})" if errors else ""
+    raise DiscoveryError(
+        f"no table with code {code} answered on this network (asked {where}, "
+        f"{max(1, tries)} times){detail}. Check the code, or join by the host's address "
+        f"instead (the host shows it, e.g. 192.168.1.5:47800): the network may block broadcast."
+    )
+
+
+def _answer(data: bytes, addr: tuple[str, int], code: str, nonce: int) -> Link | None:
+    msg = _decode(data)
+    if msg is None or msg.get("t") != "here" or msg.get("n") != nonce:
+        return None
+    if msg.get("code") != code:
+        return None
+    port = msg.get("port")
+    if type(port) is not int or not 1 <= port <= 65535:
+        return None
+    return Link(addr[0], port, code)
+
+
+async def adiscover(code: str, targets: Iterable[tuple[str, int]] | None = None,
+                    **kw: Any) -> Link:
+    """:func:`discover` without blocking the event loop."""
+    tlist = list(targets) if targets is not None else None
+    return await asyncio.to_thread(discover, code, tlist, **kw)
