@@ -1,0 +1,390 @@
+"""The joining side: one connection to a host, on its own thread, talking through queues.
+
+The pygame loop never blocks on the network::
+
+    c = Client("teetable://192.168.1.5:47800/KQXF", name="Ann")   # or Client("KQXF", ...)
+    c.start()
+    ...each frame:
+    for msg in c.poll():          # host messages (welcome, snapshot, events, ...) and
+        handle(msg)               # local {"t": "_conn", ...} connection-state notes
+    c.play("5H:a+5", state_no)    # intents return at once (False while not connected)
+    ...
+    c.close()
+
+The connection thread runs an asyncio loop. It finds the host (a code is looked up by UDP
+broadcast, see :mod:`net.discovery`), says hello, and afterwards reconnects by itself with its
+seat token whenever the connection drops (backoff 0.1 s doubling to 2 s; a code is looked up
+again every few failures in case the host came back on another address). The host answers a
+rejoin with a fresh snapshot, so the client catches up at once.
+
+:attr:`Client.status` says where the connection stands: ``connecting``, ``connected``,
+``dropped`` (since when), ``failed`` (with a reason code: ``wrong_code``, ``table_full``,
+``version``, ``bad_token``, ``host_gone``, ``not_found``, ``unreachable``, ...), or ``closed``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import socket
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from net import protocol as P
+from net.codes import Link, LinkError, parse_join_target
+from net.discovery import DiscoveryError, adiscover
+
+CONNECTING = "connecting"
+CONNECTED = "connected"
+DROPPED = "dropped"
+FAILED = "failed"
+CLOSED = "closed"
+
+# Host error codes after which retrying cannot help.
+FATAL = frozenset({"version", "wrong_code", "table_full", "bad_token", "kicked", "left"})
+
+REASONS = {
+    "wrong_code": "that table code is not this host's table",
+    "table_full": "the table is full",
+    "version": "the host runs a different version of the game",
+    "bad_token": "the host does not know this seat (a different table?)",
+    "host_gone": "the host has stopped answering",
+    "not_found": "no table with that code answered on the network",
+    "unreachable": "could not connect to the host",
+    "left": "you left the table",
+}
+
+
+@dataclass(frozen=True)
+class Status:
+    state: str
+    since: float  # time.monotonic() when this state began
+    reason: str | None = None  # short code (failed, dropped)
+    message: str = ""  # readable text
+    attempts: int = 0  # reconnect attempts so far in this drop
+
+    def for_how_long(self, now: float | None = None) -> float:
+        return (time.monotonic() if now is None else now) - self.since
+
+
+class Client:
+    """A connection to one host; see the module docstring."""
+
+    def __init__(
+        self,
+        target: str | Link,
+        name: str,
+        token: str | None = None,
+        *,
+        discover_targets: Sequence[tuple[str, int]] | None = None,
+        discover_bind: str = "0.0.0.0",
+        connect_timeout: float = 5.0,
+        give_up_after: float = 600.0,
+        ping_interval: float = 2.0,
+        host_silence: float = 8.0,
+        backoff: tuple[float, float] = (0.1, 2.0),
+    ) -> None:
+        if isinstance(target, Link):
+            self.link: Link | None = target
+            self.code: str | None = target.code
+        else:
+            parsed = parse_join_target(target)  # LinkError for the caller to show
+            if isinstance(parsed, Link):
+                self.link, self.code = parsed, parsed.code
+            else:
+                self.link, self.code = None, parsed
+        self.by_code = self.link is None
+        self.name = name
+        self.token = token
+        self.seat: int | None = None
+        self.table: dict[str, Any] = {}
+        self.discover_targets = list(discover_targets) if discover_targets is not None else None
+        self.discover_bind = discover_bind
+        self.connect_timeout = connect_timeout
+        self.give_up_after = give_up_after
+        self.ping_interval = ping_interval
+        self.host_silence = host_silence
+        self.backoff = backoff
+        self.bytes_received = 0
+        self.frames_received = 0
+        self.connects = 0
+        self._incoming: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._status = Status(CONNECTING, time.monotonic())
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._out: asyncio.Queue[dict[str, Any] | None] | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._writer: asyncio.StreamWriter | None = None
+
+    # --- thread-safe surface for the pygame loop ------------------------------------------------
+
+    @property
+    def status(self) -> Status:
+        with self._lock:
+            return self._status
+
+    def start(self) -> Client:
+        self._thread = threading.Thread(target=self._run, name="net-client", daemon=True)
+        self._thread.start()
+        self._ready.wait(5)
+        return self
+
+    def poll(self, limit: int = 10_000) -> list[dict[str, Any]]:
+        """Every message received since the last call (never blocks)."""
+        out: list[dict[str, Any]] = []
+        while len(out) < limit:
+            try:
+                out.append(self._incoming.get_nowait())
+            except queue.Empty:
+                break
+        return out
+
+    def wait_for(self, pred: Any, timeout: float = 5.0) -> dict[str, Any] | None:
+        """Block (tests, tools) until a message satisfying ``pred`` arrives; others are dropped."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                msg = self._incoming.get(timeout=left)
+            except queue.Empty:
+                return None
+            if pred(msg):
+                return msg
+        return None
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        """Queue an intent for the host. Returns False (and sends nothing) unless connected."""
+        P.validate_client(msg)  # a programming error here should be loud
+        if self.status.state != CONNECTED or self._loop is None or self._out is None:
+            return False
+        out = self._out
+        self._loop.call_soon_threadsafe(out.put_nowait, msg)
+        return True
+
+    def play(self, token: str, state_no: int) -> bool:
+        return self.send({"t": "play", "play": token, "state_no": state_no})
+
+    def sit(self, seat: int) -> bool:
+        return self.send({"t": "sit", "seat": seat})
+
+    def ready(self, ready: bool = True) -> bool:
+        return self.send({"t": "ready", "ready": ready})
+
+    def pause(self) -> bool:
+        return self.send({"t": "pause"})
+
+    def set_speed(self, name: str) -> bool:
+        return self.send({"t": "speed", "name": name})
+
+    def hand_to_cpu(self, seat: int, level: str) -> bool:
+        return self.send({"t": "hand_to_cpu", "seat": seat, "level": level})
+
+    def set_cpu(self, seat: int, level: str) -> bool:
+        return self.send({"t": "set_cpu", "seat": seat, "level": level})
+
+    def start_game(self) -> bool:
+        return self.send({"t": "start"})
+
+    def leave(self) -> bool:
+        return self.send({"t": "leave"})
+
+    def drop_connection(self) -> None:
+        """Cut the TCP connection abruptly (tests: simulate a network drop); it reconnects."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._abort)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop for good: say leave nothing, just disconnect and end the thread."""
+        self._stop.set()
+        if self._loop is not None and self._out is not None:
+            with contextlib.suppress(RuntimeError):
+                self._loop.call_soon_threadsafe(self._out.put_nowait, None)
+                self._loop.call_soon_threadsafe(self._abort)
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._set(CLOSED)
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _abort(self) -> None:
+        w = self._writer
+        if w is not None and w.transport is not None:
+            w.transport.abort()
+
+    def _set(self, state: str, reason: str | None = None, message: str = "",
+             attempts: int = 0, keep_since: bool = False) -> None:
+        with self._lock:
+            old = self._status
+            if old.state == CLOSED:
+                return
+            since = old.since if keep_since and old.state == state else time.monotonic()
+            self._status = Status(state, since, reason, message, attempts)
+            changed = old.state != state or old.reason != reason
+        if changed:
+            self._incoming.put({"t": "_conn", "state": state, "reason": reason,
+                                "message": message})
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._main())
+        finally:
+            loop.close()
+            self._ready.set()
+
+    async def _main(self) -> None:
+        self._out = asyncio.Queue()
+        self._ready.set()
+        delay = self.backoff[0]
+        failures = 0
+        first_try_until = time.monotonic() + self.connect_timeout
+        dropped_at: float | None = None
+        while not self._stop.is_set():
+            try:
+                if self.link is None or (self.by_code and failures and failures % 3 == 0):
+                    assert self.code is not None
+                    self.link = await adiscover(self.code, self.discover_targets,
+                                                bind=self.discover_bind)
+                fatal = await self._session()
+            except DiscoveryError as e:
+                if self.token is None or self.link is None:
+                    self._set(FAILED, "not_found", str(e))
+                    return
+                fatal = None
+            except (OSError, asyncio.IncompleteReadError, TimeoutError, P.ProtocolError):
+                fatal = None
+            except LinkError as e:
+                self._set(FAILED, "unreachable", str(e))
+                return
+            if self._stop.is_set():
+                return
+            if fatal is not None:
+                code, message = fatal
+                self._set(FAILED, code, message or REASONS.get(code, code))
+                return
+            now = time.monotonic()
+            if self.token is None:
+                # Never welcomed: keep trying only for connect_timeout.
+                if now > first_try_until:
+                    self._set(FAILED, "unreachable", f"{REASONS['unreachable']} at "
+                              f"{self.link.address if self.link else '?'}")
+                    return
+            else:
+                if self.status.state == CONNECTED or dropped_at is None:
+                    dropped_at = now
+                    failures = 0
+                    delay = self.backoff[0]
+                if now - dropped_at > self.give_up_after:
+                    self._set(FAILED, "host_gone", REASONS["host_gone"])
+                    return
+                self._set(DROPPED, "dropped", "connection lost; rejoining",
+                          attempts=failures, keep_since=True)
+            failures += 1
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.backoff[1])
+
+    async def _session(self) -> tuple[str, str] | None:
+        """One connection. Returns (code, message) for a fatal refusal, None to retry."""
+        assert self.link is not None and self._out is not None
+        if self.status.state != DROPPED:
+            self._set(CONNECTING)
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(self.link.host, self.link.port), self.connect_timeout)
+        self._writer = writer
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        try:
+            hello = {"t": "hello", "v": P.VERSION, "name": self.name, "token": self.token,
+                     "code": self.code}
+            writer.write(P.pack(hello))
+            await writer.drain()
+            first = await asyncio.wait_for(self._read(reader), self.connect_timeout)
+            if first.get("t") == "error":
+                return (first["code"], first["message"])
+            if first.get("t") != "welcome":
+                raise P.ProtocolError("bad_hello", f"expected welcome, got {first.get('t')!r}")
+            self.token = first["token"]
+            self.seat = first["seat"]
+            self.table = first["table"]
+            self.connects += 1
+            self._incoming.put(first)
+            self._set(CONNECTED)
+            while not self._out.empty():  # intents queued before this connection are stale
+                self._out.get_nowait()
+            return await self._pump(reader, writer)
+        finally:
+            self._writer = None
+            writer.transport.abort()
+
+    async def _read(self, reader: asyncio.StreamReader) -> dict[str, Any]:
+        head = await reader.readexactly(P.HEADER.size)
+        (n,) = P.HEADER.unpack(head)
+        P.check_length(n)
+        body = await reader.readexactly(n)
+        self.bytes_received += n + P.HEADER.size
+        self.frames_received += 1
+        return P.validate_host(P.unpack_body(body))
+
+    async def _pump(self, reader: asyncio.StreamReader,
+                    writer: asyncio.StreamWriter) -> tuple[str, str] | None:
+        assert self._out is not None
+        out = self._out
+
+        async def send_loop() -> None:
+            n = 0
+            while True:
+                try:
+                    msg = await asyncio.wait_for(out.get(), self.ping_interval)
+                except TimeoutError:
+                    n += 1
+                    msg = {"t": "ping", "n": n}
+                if msg is None:
+                    return
+                writer.write(P.pack(msg))
+                await writer.drain()
+
+        sender = asyncio.create_task(send_loop())
+        try:
+            while True:
+                reader_task = asyncio.ensure_future(self._read(reader))
+                done, _ = await asyncio.wait({reader_task, sender}, timeout=self.host_silence,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if reader_task not in done:
+                    reader_task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await reader_task
+                    if sender in done:
+                        err = sender.exception()
+                        if err is not None:
+                            raise err
+                        return None  # close() asked us to stop
+                    raise TimeoutError("host silent")
+                msg = reader_task.result()
+                t = msg["t"]
+                if t == "error":
+                    if msg["code"] in FATAL:
+                        return (msg["code"], msg["message"])
+                    self._incoming.put(msg)
+                    return None
+                if t == "bye":
+                    self._incoming.put(msg)
+                    if msg["reason"] == "left":
+                        return ("left", REASONS["left"])
+                    return None
+                if t == "pong":
+                    continue
+                if t == "welcome" or t == "snapshot":
+                    self.seat = msg["seat"]
+                self._incoming.put(msg)
+        finally:
+            sender.cancel()
+            with contextlib.suppress(BaseException):
+                await sender
