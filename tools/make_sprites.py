@@ -27,7 +27,7 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
+import pygame
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,7 +83,8 @@ def draw_peg(colour: tuple[int, int, int]) -> pygame.Surface:
         pygame.draw.circle(s, col, (c - int(f * r * 0.18), c - int(f * r * 0.22)), rr)
     # shine
     shine = _surface(PEG, PEG)
-    pygame.draw.ellipse(shine, (255, 255, 255, 150), (c - r * 0.62, c - r * 0.75, r * 0.7, r * 0.45))
+    pygame.draw.ellipse(shine, (255, 255, 255, 150),
+                        (c - r * 0.62, c - r * 0.75, r * 0.7, r * 0.45))
     pygame.draw.circle(shine, (255, 255, 255, 220), (int(c - r * 0.35), int(c - r * 0.52)), 4)
     s.blit(shine, (0, 0))
     return s
@@ -245,7 +246,8 @@ def draw_joker(fonts: dict[int, pygame.font.Font]) -> pygame.Surface:
         a = -math.pi / 2 + i * math.pi / 2
         pts = [(CARD_W / 2, CARD_H / 2 + 10)]
         for da in (-0.45, 0.45):
-            pts.append((CARD_W / 2 + 42 * math.cos(a + da), CARD_H / 2 + 10 + 42 * math.sin(a + da)))
+            pts.append((CARD_W / 2 + 42 * math.cos(a + da),
+                        CARD_H / 2 + 10 + 42 * math.sin(a + da)))
         pygame.draw.polygon(s, col, pts)
         pygame.draw.circle(s, col, (CARD_W / 2 + 46 * math.cos(a), CARD_H / 2 + 10 + 46 *
                                     math.sin(a)), 7)
@@ -272,6 +274,18 @@ def draw_back() -> pygame.Surface:
     pygame.draw.circle(s, (250, 200, 60), inner.center, 20)
     pygame.draw.circle(s, (30, 70, 160), inner.center, 14)
     pygame.draw.circle(s, (230, 60, 40), inner.center, 9)
+    return s
+
+
+def draw_panel(fill: tuple[int, int, int], edge: tuple[int, int, int], size: int = 48,
+               radius: int = 14) -> pygame.Surface:
+    """A flat panel (no highlight band, so it stretches to any height cleanly)."""
+    s = _surface(size, size)
+    rect = pygame.Rect(0, 0, size, size)
+    pygame.draw.rect(s, (0, 0, 0, 100), rect.inflate(-2, -2).move(0, 2), border_radius=radius)
+    body = rect.inflate(-4, -4)
+    pygame.draw.rect(s, (*fill, 235), body, border_radius=radius)
+    pygame.draw.rect(s, edge, body, 2, border_radius=radius)
     return s
 
 
@@ -357,7 +371,7 @@ def build(out: Path) -> list[str]:
     made["button.png"] = draw_frame((235, 120, 30), (255, 220, 150))
     made["button_hover.png"] = draw_frame((255, 160, 40), (255, 255, 255), glow=True)
     made["button_down.png"] = draw_frame((190, 90, 20), (255, 220, 150))
-    made["panel.png"] = draw_frame((28, 40, 70), (90, 130, 210), radius=16)
+    made["panel.png"] = draw_panel((28, 40, 70), (90, 130, 210), radius=14)
     made["logo.png"] = draw_logo(fonts)
     made["icon.png"] = draw_icon()
     for name, surf in made.items():

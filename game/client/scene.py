@@ -1,0 +1,112 @@
+"""Scenes: the client is a stack of them (architecture principle 8).
+
+A scene handles events, updates with ``dt`` (seconds) and draws without changing anything. The
+app calls ``layout(w, h)`` when the scene is shown and whenever the window changes size, so
+every scene lays itself out relative to the window. ``overlay`` scenes draw over the scene
+below them (a pause overlay, a dialog).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.client import theme
+from game.client.widgets import Form
+
+if TYPE_CHECKING:
+    from game.client.app import App
+
+
+class Scene:
+    """Base scene: a :class:`Form` of widgets, Esc goes back, a title and a background."""
+
+    overlay = False
+    title = ""
+    name = "scene"
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.form = Form()
+        self.form.on_sound = app.sound
+        self.size = app.size
+        self.u = theme.unit(app.size)
+
+    # lifecycle ---------------------------------------------------------------
+    def enter(self) -> None:
+        """Called when the scene becomes the top of the stack (pushed or uncovered)."""
+        self.relayout(self.app.size)
+
+    def leave(self) -> None:
+        """Called when the scene is popped or covered."""
+
+    def relayout(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self.u = theme.unit(size)
+        self.layout(size[0], size[1])
+
+    def layout(self, w: int, h: int) -> None:
+        """Place the widgets for a ``w`` x ``h`` window."""
+
+    # per frame ---------------------------------------------------------------
+    def handle(self, ev: pygame.event.Event) -> None:
+        if self.form.handle(ev):
+            return
+        if ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
+            self.back()
+
+    def update(self, dt: float) -> None:
+        """Advance by ``dt`` seconds."""
+
+    def draw(self, surf: pygame.Surface) -> None:
+        self.draw_background(surf)
+        if self.title:
+            self.draw_title(surf, self.title)
+        self.form.draw(surf, self.app.assets)
+
+    # helpers -----------------------------------------------------------------
+    def back(self) -> None:
+        self.app.pop()
+
+    def px(self, design_px: float) -> int:
+        """A size given for 1280x720, scaled to this window."""
+        return max(1, round(design_px * self.u))
+
+    def draw_background(self, surf: pygame.Surface) -> None:
+        surf.blit(self.app.backdrop(), (0, 0))
+
+    def draw_title(self, surf: pygame.Surface, text: str) -> None:
+        a = self.app.assets
+        w, _ = surf.get_size()
+        y = self.px(52)
+        size = self.px(58)
+        shadow = a.text(text, size, (0, 0, 0))
+        t = a.text(text, size, theme.ACCENT)
+        surf.blit(shadow, shadow.get_rect(center=(w // 2 + 3, y + 4)))
+        surf.blit(t, t.get_rect(center=(w // 2, y)))
+
+    def column(self, widgets: list, x: int, y: int, w: int, h: int, gap: int) -> int:
+        """Stack ``widgets`` top to bottom from (x, y); returns the y below the last."""
+        for wd in widgets:
+            wd.rect = pygame.Rect(x, y, w, h)
+            y += h + gap
+        return y
+
+
+def draw_backdrop(surf: pygame.Surface) -> None:
+    """The arcade backdrop: a deep gradient with soft diagonal stripes (cheap: a few rects)."""
+    w, h = surf.get_size()
+    surf.fill(theme.BG)
+    band = max(8, h // 12)
+    for i in range(0, h, band):
+        t = i / max(1, h)
+        col = theme.mix(theme.BG, theme.BG2, t * 0.9)
+        surf.fill(col, (0, i, w, band))
+    stripe = max(40, w // 14)
+    col = theme.mix(theme.BG2, (50, 70, 130), 0.25)
+    for k in range(-2, w // stripe + 4):
+        x = k * stripe * 2
+        lift = h // 3
+        pygame.draw.polygon(surf, col, [(x, h), (x + stripe, h), (x + stripe + lift, h - lift),
+                                        (x + lift, h - lift)])

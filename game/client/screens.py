@@ -1,0 +1,507 @@
+"""The menu screens: Title, New table, Join, Settings, Records, Rules.
+
+Each is a :class:`~game.client.scene.Scene` laid out relative to the window size. The table
+screens (lobby, track table, layout table) live in their own modules and are reached through
+:meth:`NewTableScene.start` and :meth:`JoinScene.submit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from game.client import rules_text, theme
+from game.client.scene import Scene
+from game.client.widgets import Button, Choice, ListBox, Slider, TextInput, Toggle
+
+if TYPE_CHECKING:
+    from game.client.app import App
+
+SPEED_TEXT = {"relaxed": "Relaxed", "normal": "Normal", "brisk": "Brisk", "blitz": "Blitz"}
+
+
+def draw_panel(scene: Scene, surf: pygame.Surface, rect: pygame.Rect) -> None:
+    surf.blit(scene.app.assets.nine_slice("panel", rect.size, 16), rect)
+
+
+def draw_message(scene: Scene, surf: pygame.Surface, text: str, y: int,
+                 colour: tuple[int, int, int] = theme.ACCENT) -> None:
+    a = scene.app.assets
+    w = surf.get_width()
+    lines = a.wrap(text, scene.px(26), int(w * 0.8))
+    for i, line in enumerate(lines[:3]):
+        t = a.text(line, scene.px(26), colour)
+        surf.blit(t, t.get_rect(center=(w // 2, y + i * scene.px(28))))
+
+
+# ---------------------------------------------------------------------------- title
+class TitleScene(Scene):
+    name = "title"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        items: list[tuple[str, Callable[[], None]]] = [
+            ("Play", lambda: app.push(NewTableScene(app, "local"))),
+            ("Host a game", lambda: app.push(NewTableScene(app, "host"))),
+            ("Join a game", lambda: app.push(JoinScene(app))),
+            ("Solo", lambda: app.push(NewTableScene(app, "solo"))),
+            ("Records", lambda: app.push(RecordsScene(app))),
+            ("Settings", lambda: app.push(SettingsScene(app))),
+            ("Rules", lambda: app.push(RulesScene(app))),
+            ("Quit", app.quit),
+        ]
+        self.buttons = [Button(t, f) for t, f in items]
+        for b in self.buttons:
+            self.form.add(b)
+        self.t = 0.0
+
+    def layout(self, w: int, h: int) -> None:
+        bw, bh, gap = self.px(340), self.px(62), self.px(18)
+        col_gap = self.px(40)
+        x0 = w // 2 - bw - col_gap // 2
+        top = int(h * 0.40)
+        for i, b in enumerate(self.buttons):
+            col, row = divmod(i, 4)
+            b.rect = pygame.Rect(x0 + col * (bw + col_gap), top + row * (bh + gap), bw, bh)
+
+    def update(self, dt: float) -> None:
+        self.t += dt
+
+    def back(self) -> None:
+        self.app.quit()
+
+    def draw(self, surf: pygame.Surface) -> None:
+        self.draw_background(surf)
+        w, h = surf.get_size()
+        a = self.app.assets
+        logo = a.image("logo")
+        lw = min(int(w * 0.72), int(h * 0.30 * logo.get_width() / logo.get_height()))
+        lh = int(lw * logo.get_height() / logo.get_width())
+        surf.blit(a.scaled("logo", (lw, lh)), ((w - lw) // 2, int(h * 0.05)))
+        self.form.draw(surf, a)
+        hint = a.text("Arrows or Tab to move, Enter to choose, F11 fullscreen, Esc to quit",
+                      self.px(20), theme.TEXT_DIM)
+        surf.blit(hint, hint.get_rect(midbottom=(w // 2, h - self.px(12))))
+        if self.app.message:
+            draw_message(self, surf, self.app.message, int(h * 0.36), theme.BAD)
+
+
+# ---------------------------------------------------------------------------- new table
+TRACK_RULES = (("tees", "Tees"), ("classic", "Classic"), ("team", "Team"))
+MODE_TEXT = {"teams": "Teams", "head_to_head": "Head to head", "ffa": "Free-for-all",
+             "solo": "Solo"}
+
+
+def track_modes(rules: str) -> list[str]:
+    """Modes a rule set offers (spec track.md section 2)."""
+    if rules == "tees":
+        return ["teams"]
+    return ["teams", "head_to_head", "ffa", "solo"]
+
+
+def track_seat_options(rules: str, mode: str) -> list[int]:
+    if mode == "solo":
+        return [1] if rules != "tees" else []
+    if mode == "head_to_head":
+        return [2] if rules != "tees" else []
+    if mode == "ffa":
+        return list(range(3, 9)) if rules != "tees" else []
+    return [4, 6] if rules == "tees" else [4, 6, 8]
+
+
+def track_team_options(rules: str, seats: int) -> list[int]:
+    """Numbers of teams for a teams game of ``seats`` (4: 2x2; 6: 2x3 or 3x2; 8: 2x4 or 4x2)."""
+    if rules == "tees":
+        return {4: [2], 6: [3]}.get(seats, [])
+    return {4: [2], 6: [2, 3], 8: [2, 4]}.get(seats, [])
+
+
+class NewTableScene(Scene):
+    """Choose the game and its options. ``kind``: ``local`` (Play), ``host`` or ``solo``."""
+
+    name = "new_table"
+
+    def __init__(self, app: App, kind: str = "local") -> None:
+        super().__init__(app)
+        if kind not in ("local", "host", "solo"):
+            raise ValueError(f"unknown table kind {kind!r}")
+        self.kind = kind
+        self.title = {"local": "New table", "host": "Host a game", "solo": "Solo"}[kind]
+        self.error: str | None = None
+        solo = kind == "solo"
+        self.game = Choice("Game", [("track", "Track (pegs)"), ("layout", "Trash (cards)")],
+                           "track", self._changed)
+        rules = [r for r in TRACK_RULES if not (solo and r[0] == "tees")]
+        self.rules = Choice("Rule set", rules, "classic" if solo else "tees", self._changed)
+        self.mode = Choice("Mode", [], "solo" if solo else "teams", self._changed)
+        self.seats = Choice("Seats", [], 1 if solo else 4, self._changed)
+        self.teams = Choice("Teams", [], 2, self._changed)
+        self.wild = Choice("Wild card", [("J", "Jacks"), ("K", "Kings")], "J")
+        self.last_chance = Toggle("Last chance", False)
+        self.upcard = Toggle("Starting upcard", False)
+        self.layout_size = Choice("Layout size", [(n, str(n)) for n in range(10, 0, -1)], 10)
+        speed = app.settings.table_speed
+        self.speed = Choice("Table speed", [(k, v) for k, v in SPEED_TEXT.items()], speed)
+        self.start_button = Button("Start" if kind != "host" else "Open the table", self.start)
+        self.back_button = Button("Back", self.back)
+        for w in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
+                  self.last_chance, self.upcard, self.layout_size, self.speed,
+                  self.start_button, self.back_button):
+            self.form.add(w)
+        if solo:
+            self.game.enabled = False
+        self._changed(None)
+        self.form.focus(self.start_button if solo else self.game)
+
+    def _changed(self, _value: Any) -> None:
+        track = self.game.value == "track"
+        solo = self.kind == "solo"
+        if track:
+            rules = self.rules.value
+            modes = ["solo"] if solo else [m for m in track_modes(rules) if m != "solo"]
+            self.mode.set_options([(m, MODE_TEXT[m]) for m in modes])
+            seats = track_seat_options(rules, self.mode.value)
+            self.seats.set_options([(n, str(n)) for n in seats])
+            teams = track_team_options(rules, self.seats.value) if self.mode.value == "teams" \
+                else []
+            per = self.seats.value or 0
+            self.teams.set_options([(t, f"{t} teams of {per // t}") for t in teams])
+        else:
+            self.seats.set_options([(n, str(n)) for n in range(2, 9)])
+        self.rules.visible = self.mode.visible = track
+        self.teams.visible = track and self.mode.value == "teams"
+        for w in (self.wild, self.last_chance, self.upcard, self.layout_size):
+            w.visible = not track
+        self.speed.visible = self.kind != "solo"
+        self.layout(*self.size)
+
+    def config(self) -> dict[str, Any]:
+        """The game configuration these choices describe."""
+        if self.game.value == "layout":
+            return {"game": "layout", "seats": self.seats.value, "wild": self.wild.value,
+                    "last_chance": self.last_chance.value, "upcard": self.upcard.value,
+                    "layout_size": self.layout_size.value}
+        cfg: dict[str, Any] = {"game": "track", "rules": self.rules.value,
+                               "mode": self.mode.value, "seats": self.seats.value}
+        if self.mode.value == "teams":
+            cfg["teams"] = self.teams.value
+        return cfg
+
+    def start(self) -> None:
+        starter = getattr(self.app, "start_table", None)
+        if starter is None:
+            self.error = "Tables are not wired into this build yet."
+            return
+        self.error = starter(self.config(), self.kind, self.speed.value)
+
+    def layout(self, w: int, h: int) -> None:
+        shown = [wd for wd in (self.game, self.rules, self.mode, self.seats, self.teams,
+                               self.wild, self.last_chance, self.upcard, self.layout_size,
+                               self.speed) if wd.visible]
+        fw = min(self.px(640), int(w * 0.86))
+        rh = self.px(50)
+        gap = self.px(12)
+        y = self.px(110)
+        self.column(shown, (w - fw) // 2, y, fw, rh, gap)
+        bw = self.px(260)
+        by = h - self.px(100)
+        self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
+        self.start_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
+
+    def draw(self, surf: pygame.Surface) -> None:
+        super().draw(surf)
+        if self.error:
+            draw_message(self, surf, self.error, self.start_button.rect.y - self.px(26),
+                         theme.BAD)
+
+
+# ---------------------------------------------------------------------------- join
+JOIN_MESSAGES = {
+    "wrong_code": "That code is not the table's code. Check the letters and try again.",
+    "not_found": "No table with that code answered on this network. Is the host's game open? "
+                 "You can also paste the host's link or address.",
+    "table_full": "That table is full: every seat is taken.",
+    "version": "The host runs a different version of Tee Table. Both need the same version.",
+    "host_gone": "The host has stopped answering. They may have closed the game; "
+                 "try again when it is back.",
+    "unreachable": "Could not reach the host at that address. Check the address and that "
+                   "you are on the same network.",
+    "bad_token": "The host does not know this seat (a different table?).",
+}
+
+
+def join_message(reason: str | None, detail: str = "") -> str:
+    """A message for people for a join failure ``reason`` code (net.client reasons)."""
+    if reason in JOIN_MESSAGES:
+        return JOIN_MESSAGES[reason]
+    return detail or "Could not join that table."
+
+
+class JoinScene(Scene):
+    name = "join"
+    title = "Join a game"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.error: str | None = None
+        self.status: str | None = None
+        self.entry = TextInput("", "", 80, self._typed, lambda _t: self.submit(),
+                               placeholder="Code (like KQXF), link or address:port")
+        self.join_button = Button("Join", self.submit)
+        self.back_button = Button("Back", self.back)
+        for w in (self.entry, self.join_button, self.back_button):
+            self.form.add(w)
+        self.target: Any = None
+
+    def _typed(self, _text: str) -> None:
+        self.error = None
+
+    def submit(self) -> None:
+        from net.codes import LinkError, parse_join_target
+
+        try:
+            target = parse_join_target(self.entry.text)
+        except LinkError as e:
+            self.error = str(e)[:1].upper() + str(e)[1:]
+            self.status = None
+            return
+        self.target = target
+        self.error = None
+        joiner = getattr(self.app, "join_table", None)
+        if joiner is None:
+            self.status = f"Joining {target}..."
+            self.error = "Joining is not wired into this build yet."
+            return
+        problem = joiner(target)
+        if problem:
+            self.error = join_message(problem)
+
+    def fail(self, reason: str, detail: str = "") -> None:
+        """Show a join failure (called by the connection when it gives up)."""
+        self.status = None
+        self.error = join_message(reason, detail)
+
+    def layout(self, w: int, h: int) -> None:
+        fw = min(self.px(760), int(w * 0.9))
+        self.entry.rect = pygame.Rect((w - fw) // 2, int(h * 0.36), fw, self.px(60))
+        bw = self.px(240)
+        by = int(h * 0.36) + self.px(100)
+        self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
+        self.join_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
+
+    def draw(self, surf: pygame.Surface) -> None:
+        super().draw(surf)
+        w, h = surf.get_size()
+        a = self.app.assets
+        lines = ["Type the table's code (the host's screen shows it),",
+                 "or paste the link or address:port the host sent you."]
+        for i, line in enumerate(lines):
+            t = a.text(line, self.px(26), theme.TEXT_DIM)
+            surf.blit(t, t.get_rect(center=(w // 2, int(h * 0.22) + i * self.px(32))))
+        y = self.join_button.rect.bottom + self.px(40)
+        if self.status:
+            draw_message(self, surf, self.status, y, theme.ACCENT2)
+            y += self.px(34)
+        if self.error:
+            draw_message(self, surf, self.error, y, theme.BAD)
+
+
+# ---------------------------------------------------------------------------- settings
+COLOUR_KEYS = tuple(n.lower() for n in theme.SEAT_COLOUR_NAMES)
+
+
+class SettingsScene(Scene):
+    name = "settings"
+    title = "Settings"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        s = app.settings
+        self.error: str | None = None
+        self.name_input = TextInput("Name", s.name, 24, self._name)
+        colours = [(None, "No preference"), *zip(COLOUR_KEYS, theme.SEAT_COLOUR_NAMES,
+                                                 strict=True)]
+        self.colour = Choice("Colour", colours, s.colour, self._colour,
+                             swatches=[(90, 90, 100), *theme.SEAT_COLOURS])
+        self.sound = Toggle("Sound", s.sound, lambda v: self._save(sound=v))
+        self.volume = Slider("Volume", 0, 100, round(s.volume * 100), 5,
+                             lambda v: self._save(volume=round(v) / 100),
+                             fmt=lambda v: f"{v:.0f}%")
+        self.animation = Choice("Animation", [("full", "Full"), ("reduced", "Reduced")],
+                                s.animation, lambda v: self._save(animation=v))
+        self.fullscreen = Toggle("Fullscreen", app.fullscreen, self._fullscreen)
+        self.back_button = Button("Back", self.back)
+        for w in (self.name_input, self.colour, self.sound, self.volume, self.animation,
+                  self.fullscreen, self.back_button):
+            self.form.add(w)
+
+    def _save(self, **changes: Any) -> None:
+        self.error = self.app.save_settings(**changes)
+
+    def _name(self, text: str) -> None:
+        if text.strip():
+            self._save(name=text.strip())
+        else:
+            self.error = "Your name cannot be empty."
+
+    def _colour(self, value: Any) -> None:
+        self._save(colour=value)
+
+    def _fullscreen(self, on: Any) -> None:
+        self.app.set_fullscreen(bool(on))
+        self.fullscreen.index = 1 if self.app.fullscreen else 0
+
+    def enter(self) -> None:
+        super().enter()
+        self.fullscreen.index = 1 if self.app.fullscreen else 0
+
+    def layout(self, w: int, h: int) -> None:
+        fw = min(self.px(640), int(w * 0.86))
+        self.column([self.name_input, self.colour, self.sound, self.volume, self.animation,
+                     self.fullscreen], (w - fw) // 2, self.px(120), fw, self.px(54),
+                    self.px(16))
+        bw = self.px(260)
+        self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(100), bw, self.px(62))
+
+    def draw(self, surf: pygame.Surface) -> None:
+        super().draw(surf)
+        if self.error:
+            draw_message(self, surf, self.error, self.back_button.rect.y - self.px(30),
+                         theme.BAD)
+
+
+# ---------------------------------------------------------------------------- records
+SOLO_RULES = ("classic", "team")
+
+
+class RecordsScene(Scene):
+    name = "records"
+    title = "Records"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.error: str | None = None
+        rows: list[list[str]] = []
+        bests: dict[str, tuple[int, int]] = {}
+        try:
+            rows = [[r.name, str(r.points), str(r.played), str(r.won)]
+                    for r in app.store.points()]
+            bests = app.store.solo_bests()
+        except Exception as e:  # RecordsError, sqlite errors: show, never crash
+            self.error = str(e)
+        self.bests = bests
+        self.table = ListBox(rows, widths=(0.46, 0.18, 0.18, 0.18),
+                             header=("Name", "Points", "Played", "Won"))
+        self.back_button = Button("Back", self.back)
+        self.table_w = 0
+        self.form.add(self.table)
+        self.form.add(self.back_button)
+        self.form.focus(self.back_button)
+
+    def layout(self, w: int, h: int) -> None:
+        tw = self.table_w = min(self.px(900), int(w * 0.9))
+        top = self.px(100)
+        self.table.row_h = self.px(34)
+        self.table.rect = pygame.Rect((w - tw) // 2, top, int(tw * 0.6),
+                                      h - top - self.px(130))
+        bw = self.px(260)
+        self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(100), bw, self.px(62))
+
+    def draw(self, surf: pygame.Surface) -> None:
+        super().draw(surf)
+        a = self.app.assets
+        t = self.table.rect
+        x = t.right + self.px(24)
+        right = pygame.Rect(x, t.y, self.table_w - (x - t.x), t.h)
+        draw_panel(self, surf, right)
+        y = right.y + self.px(14)
+        head = a.text("Solo best", self.px(30), theme.ACCENT)
+        surf.blit(head, (right.x + self.px(16), y))
+        y += self.px(44)
+        for r in SOLO_RULES:
+            best = self.bests.get(r)
+            label = a.text(r.capitalize(), self.px(26), theme.TEXT)
+            surf.blit(label, (right.x + self.px(16), y))
+            val = f"{best[0]} turns" if best else "-"
+            v = a.text(val, self.px(26), theme.TEXT)
+            surf.blit(v, v.get_rect(topright=(right.right - self.px(16), y)))
+            y += self.px(34)
+            if best:
+                s = a.text(f"seed {best[1]}", self.px(18), theme.TEXT_DIM)
+                surf.blit(s, (right.x + self.px(16), y - self.px(4)))
+                y += self.px(22)
+        if not self.table.rows:
+            msg = a.text("No games recorded yet: play one!", self.px(24), theme.TEXT_DIM)
+            surf.blit(msg, msg.get_rect(center=self.table.rect.center))
+        if self.error:
+            draw_message(self, surf, self.error, self.back_button.rect.y - self.px(30),
+                         theme.BAD)
+
+
+# ---------------------------------------------------------------------------- rules
+class RulesScene(Scene):
+    name = "rules"
+
+    def __init__(self, app: App, page: str = "tees") -> None:
+        super().__init__(app)
+        self.page = Choice("Rule set", [(k, rules_text.PAGES[k][0]) for k in
+                                        rules_text.ORDER], page)
+        self.back_button = Button("Back", self.back)
+        self.form.add(self.page)
+        self.form.add(self.back_button)
+        self.text_rect = pygame.Rect(0, 0, 0, 0)
+        self._fitted: dict[tuple[str, int, int], list[tuple[str, bool, int]]] = {}
+
+    def layout(self, w: int, h: int) -> None:
+        fw = min(self.px(760), int(w * 0.9))
+        self.page.rect = pygame.Rect((w - fw) // 2, self.px(24), fw, self.px(52))
+        self.text_rect = pygame.Rect(int(w * 0.05), self.px(92), int(w * 0.9),
+                                     h - self.px(92) - self.px(96))
+        bw = self.px(240)
+        self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(80), bw, self.px(58))
+
+    def _lines(self, px: int) -> list[tuple[str, bool, int]]:
+        a = self.app.assets
+        out: list[tuple[str, bool, int]] = []
+        inner = self.text_rect.w - self.px(40)
+        for raw in rules_text.paragraphs(self.page.value):
+            if raw.startswith("# "):
+                out.append((raw[2:], True, int(px * 1.15)))
+                continue
+            bullet = raw.startswith("- ")
+            text = raw[2:] if bullet else raw
+            for i, line in enumerate(a.wrap(text, px, inner - (self.px(24) if bullet else 0))):
+                prefix = "- " if bullet and i == 0 else ("   " if bullet else "")
+                out.append((prefix + line, False, px))
+        return out
+
+    def fitted_lines(self) -> list[tuple[str, bool, int]]:
+        """The page's lines at the largest text size at which they fit the panel (cached)."""
+        key = (self.page.value, self.text_rect.w, self.text_rect.h)
+        if key not in self._fitted:
+            px = self.px(28)
+            lines = self._lines(px)
+            while px > 10:
+                height = sum(int(p * 1.2) + (self.px(8) if head else 0) for _, head, p in lines)
+                if height <= self.text_rect.h - self.px(32):
+                    break
+                px -= 1
+                lines = self._lines(px)
+            self._fitted[key] = lines
+        return self._fitted[key]
+
+    def draw(self, surf: pygame.Surface) -> None:
+        self.draw_background(surf)
+        draw_panel(self, surf, self.text_rect)
+        a = self.app.assets
+        lines = self.fitted_lines()
+        y = self.text_rect.y + self.px(16)
+        for text, head, p in lines:
+            if head:
+                y += self.px(8)
+            t = a.text(text, p, theme.ACCENT if head else theme.TEXT)
+            surf.blit(t, (self.text_rect.x + self.px(20), y))
+            y += int(p * 1.2)
+        self.form.draw(surf, a)
