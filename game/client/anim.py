@@ -1,0 +1,354 @@
+"""The animation timeline: a clock at the table speed, tweens and queued event animations.
+
+The model always jumps to the newest view; the timeline plays the events on top of it
+(architecture principle 8). Each event becomes an :class:`Anim` in a queue. While an animation
+waits in the queue its pegs are *pinned* where they started, so the board never shows a peg's
+final place before its move has been played; the active animation moves them; a finished one
+lets go, and the peg is drawn at its place in the view.
+
+Time: :class:`TableClock` turns frame time into table time: it stops while paused and runs
+``speed`` times faster at a faster table speed. On top of that the :class:`Timeline` catches
+up: with more than ``backlog`` animations queued it plays them faster (up to ``max_rate``),
+so the screen never lags behind the table.
+
+Nothing here reads the wall clock: time only advances through ``update(dt)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+Point = tuple[float, float]
+Key = Hashable  # a peg's key, e.g. (seat, peg)
+
+# Seconds one hole step takes at each table speed (names as game.store.SPEEDS).
+SPEED_RATES = {"relaxed": 0.7, "normal": 1.0, "brisk": 1.6, "blitz": 3.0}
+STEP_TIME = 0.12  # seconds per hole at speed 1
+FLIGHT_TIME = 0.45  # a bump flight or a card flight at speed 1
+
+
+def lerp(a: float, b: float, t: float) -> float:
+    return a + (b - a) * t
+
+
+def lerp2(a: Point, b: Point, t: float) -> Point:
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+
+def ease_in_out(t: float) -> float:
+    t = min(1.0, max(0.0, t))
+    return t * t * (3 - 2 * t)
+
+
+def ease_out(t: float) -> float:
+    t = min(1.0, max(0.0, t))
+    return 1 - (1 - t) * (1 - t)
+
+
+class TableClock:
+    """Table time: ``tick(dt)`` returns the table seconds that passed in ``dt`` frame seconds
+    (0 while paused, ``dt * speed`` otherwise)."""
+
+    def __init__(self, speed: float = 1.0) -> None:
+        self.speed = speed
+        self.paused = False
+        self.time = 0.0
+
+    def set_speed(self, speed: float | str) -> None:
+        if isinstance(speed, str):
+            if speed not in SPEED_RATES:
+                raise ValueError(f"unknown table speed {speed!r} "
+                                 f"(one of {', '.join(SPEED_RATES)})")
+            speed = SPEED_RATES[speed]
+        if not speed > 0:
+            raise ValueError(f"a table speed must be positive, not {speed!r}")
+        self.speed = float(speed)
+
+    def tick(self, dt: float) -> float:
+        if self.paused or dt <= 0:
+            return 0.0
+        step = dt * self.speed
+        self.time += step
+        return step
+
+
+class Tween:
+    """A value going from ``a`` to ``b`` over ``duration`` seconds with an easing."""
+
+    def __init__(self, a: float, b: float, duration: float,
+                 ease: Callable[[float], float] = ease_in_out) -> None:
+        self.a, self.b = a, b
+        self.duration = max(1e-6, duration)
+        self.ease = ease
+        self.elapsed = 0.0
+
+    def update(self, dt: float) -> float:
+        """Advance; returns the time left over after the end (0 while running)."""
+        self.elapsed += dt
+        over = self.elapsed - self.duration
+        if over > 0:
+            self.elapsed = self.duration
+            return over
+        return 0.0
+
+    @property
+    def done(self) -> bool:
+        return self.elapsed >= self.duration
+
+    @property
+    def value(self) -> float:
+        return lerp(self.a, self.b, self.ease(self.elapsed / self.duration))
+
+
+@dataclass
+class CardSprite:
+    """A card drawn in flight: sprite name, centre, width in pixels, rotation in degrees."""
+
+    sprite: str
+    pos: Point
+    width: float
+    angle: float = 0.0
+
+
+class Anim:
+    """One event's animation. Subclasses fill ``duration`` and the position methods."""
+
+    duration = 0.0
+
+    def __init__(self) -> None:
+        self.elapsed = 0.0
+        self._cues: list[tuple[float, str]] = []
+        self._cue_i = 0
+
+    def cue(self, at: float, sound: str) -> None:
+        self._cues.append((at, sound))
+        self._cues.sort()
+
+    def update(self, dt: float) -> tuple[float, list[str]]:
+        """Advance by ``dt``; returns the time left over and the sounds that came due."""
+        self.elapsed += dt
+        over = max(0.0, self.elapsed - self.duration)
+        self.elapsed = min(self.elapsed, self.duration)
+        due = []
+        while self._cue_i < len(self._cues) and self._cues[self._cue_i][0] <= self.elapsed:
+            due.append(self._cues[self._cue_i][1])
+            self._cue_i += 1
+        return over, due
+
+    @property
+    def done(self) -> bool:
+        return self.elapsed >= self.duration
+
+    @property
+    def progress(self) -> float:
+        return 1.0 if self.duration <= 0 else self.elapsed / self.duration
+
+    def pegs(self) -> dict[Key, tuple[Point, float]]:
+        """Peg positions (and lift 0..1) at the current time."""
+        return {}
+
+    def pinned(self) -> dict[Key, Point]:
+        """Where this animation's pegs stay while it waits in the queue."""
+        return {}
+
+    def cards(self) -> list[CardSprite]:
+        return []
+
+
+class Wait(Anim):
+    def __init__(self, duration: float) -> None:
+        super().__init__()
+        self.duration = duration
+
+
+class PegWalk(Anim):
+    """A peg stepping hole by hole through ``points`` (the first is where it starts), with a
+    small hop per hole. A ``step`` sound per hole; ``end_sound`` when it arrives."""
+
+    def __init__(self, key: Key, points: Sequence[Point], step_time: float = STEP_TIME,
+                 end_sound: str | None = None) -> None:
+        super().__init__()
+        if len(points) < 1:
+            raise ValueError("a peg walk needs at least its starting point")
+        self.key = key
+        self.points = list(points)
+        self.step_time = step_time
+        self.duration = step_time * max(1, len(self.points) - 1)
+        for i in range(1, len(self.points)):
+            self.cue(i * step_time, "step")
+        if end_sound:
+            self.cue(self.duration, end_sound)
+
+    def position(self) -> tuple[Point, float]:
+        if len(self.points) == 1:
+            return self.points[0], 0.0
+        f = self.elapsed / self.step_time
+        i = min(int(f), len(self.points) - 2)
+        t = min(1.0, f - i)
+        hop = math.sin(math.pi * t) * 0.25
+        return lerp2(self.points[i], self.points[i + 1], ease_in_out(t)), hop
+
+    def pegs(self) -> dict[Key, tuple[Point, float]]:
+        return {self.key: self.position()}
+
+    def pinned(self) -> dict[Key, Point]:
+        return {self.key: self.points[0]}
+
+
+class PegFlight(Anim):
+    """A peg flying in an arc from ``a`` to ``b`` (bumped back to start, a jump, a swap)."""
+
+    def __init__(self, key: Key, a: Point, b: Point, duration: float = FLIGHT_TIME,
+                 sound: str | None = "bump") -> None:
+        super().__init__()
+        self.key = key
+        self.a, self.b = a, b
+        self.duration = duration
+        if sound:
+            self.cue(0.0, sound)
+
+    def pegs(self) -> dict[Key, tuple[Point, float]]:
+        t = ease_in_out(self.progress)
+        return {self.key: (lerp2(self.a, self.b, t), math.sin(math.pi * t))}
+
+    def pinned(self) -> dict[Key, Point]:
+        return {self.key: self.a}
+
+
+class CardFlight(Anim):
+    """A card flying from ``a`` to ``b`` (hand to pile, deck to hand), turning ``spin``
+    degrees and going from width ``w0`` to ``w1``."""
+
+    def __init__(self, sprite: str, a: Point, b: Point, w0: float, w1: float | None = None,
+                 duration: float = FLIGHT_TIME, spin: float = 0.0,
+                 sound: str | None = "play") -> None:
+        super().__init__()
+        self.sprite = sprite
+        self.a, self.b = a, b
+        self.w0, self.w1 = w0, (w0 if w1 is None else w1)
+        self.spin = spin
+        self.duration = duration
+        if sound:
+            self.cue(duration * 0.85, sound)
+
+    def cards(self) -> list[CardSprite]:
+        t = ease_out(self.progress)
+        return [CardSprite(self.sprite, lerp2(self.a, self.b, t), lerp(self.w0, self.w1, t),
+                           self.spin * (1 - t))]
+
+
+class Group(Anim):
+    """Animations played together; done when the longest is."""
+
+    def __init__(self, parts: Iterable[Anim]) -> None:
+        super().__init__()
+        self.parts = list(parts)
+        self.duration = max((p.duration for p in self.parts), default=0.0)
+
+    def update(self, dt: float) -> tuple[float, list[str]]:
+        sounds: list[str] = []
+        for p in self.parts:
+            if not p.done:
+                _, due = p.update(dt)
+                sounds += due
+        over, due = super().update(dt)
+        return over, sounds + due
+
+    def pegs(self) -> dict[Key, tuple[Point, float]]:
+        out: dict[Key, tuple[Point, float]] = {}
+        for p in self.parts:
+            out.update(p.pegs())
+        return out
+
+    def pinned(self) -> dict[Key, Point]:
+        out: dict[Key, Point] = {}
+        for p in reversed(self.parts):
+            out.update(p.pinned())
+        return out
+
+    def cards(self) -> list[CardSprite]:
+        return [c for p in self.parts for c in p.cards()]
+
+
+class Timeline:
+    """A queue of animations played one after another on table time, with catch-up."""
+
+    def __init__(self, backlog: int = 3, max_rate: float = 8.0) -> None:
+        self.queue: deque[Anim] = deque()
+        self.backlog = backlog
+        self.max_rate = max_rate
+        self.played = 0
+
+    def push(self, anim: Anim) -> None:
+        self.queue.append(anim)
+
+    def extend(self, anims: Iterable[Anim]) -> None:
+        self.queue.extend(anims)
+
+    @property
+    def idle(self) -> bool:
+        return not self.queue
+
+    @property
+    def rate(self) -> float:
+        """How much faster than table time the queue plays now (1 unless behind)."""
+        extra = len(self.queue) - self.backlog
+        if extra <= 0:
+            return 1.0
+        return min(self.max_rate, 1.0 + 0.75 * extra)
+
+    def update(self, table_dt: float) -> list[str]:
+        """Play ``table_dt`` table seconds; returns the sounds that came due (in order)."""
+        sounds: list[str] = []
+        dt = table_dt * self.rate
+        guard = 0
+        while self.queue and dt > 0 and guard < 10000:
+            guard += 1
+            head = self.queue[0]
+            over, due = head.update(dt)
+            sounds += due
+            if head.done:
+                self.queue.popleft()
+                self.played += 1
+                dt = over
+            else:
+                dt = 0.0
+        # zero-length animations at the head finish at once
+        while self.queue and self.queue[0].duration <= 0 and dt == 0 and guard < 10000:
+            guard += 1
+            _, due = self.queue[0].update(0.0)
+            sounds += due
+            self.queue.popleft()
+            self.played += 1
+        return sounds
+
+    def finish(self) -> None:
+        """Drop everything queued (the board jumps to the view)."""
+        self.played += len(self.queue)
+        self.queue.clear()
+
+    def pegs(self) -> tuple[dict[Key, Point], dict[Key, float]]:
+        """Where pegs are drawn now instead of their view hole, and how high they are lifted:
+        the active animation's pegs, then every queued animation's pinned pegs (the first
+        one to touch a peg decides)."""
+        where: dict[Key, Point] = {}
+        lift: dict[Key, float] = {}
+        for i, a in enumerate(self.queue):
+            if i == 0:
+                for k, (p, h) in a.pegs().items():
+                    where[k] = p
+                    if h:
+                        lift[k] = h
+                # pegs of the head that have not started moving (a group) stay pinned too
+                for k, p in a.pinned().items():
+                    where.setdefault(k, p)
+            else:
+                for k, p in a.pinned().items():
+                    where.setdefault(k, p)
+        return where, lift
+
+    def cards(self) -> list[CardSprite]:
+        return self.queue[0].cards() if self.queue else []
