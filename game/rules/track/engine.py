@@ -1,0 +1,1004 @@
+"""The track-game engine: config, state, legal plays, apply (spec ``track.md``).
+
+Design for speed: a peg location is one ``int`` (``START`` = -1, ring hole ``0..R-1``, home
+``k`` = ``HOME0 + k``); the pegs of a game are one flat tuple, peg id ``colour * 5 + i``; per
+call the generator builds a ring occupancy list and per-colour bitmasks (ring and home) and
+checks paths against precomputed path masks, so a move test is a couple of ``&``.
+
+Everything here is pure: no clocks, files or ``random``; shuffles use :class:`cards.Rng` whose
+state is stored in the game state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from game.rules.api import ConfigError, RulesError
+from game.rules.cards import JOKER, Rng, make_deck
+from game.rules.track.board import PEGS, Board
+
+TEES, CLASSIC, TEAM = 0, 1, 2
+RULE_NAMES = ("tees", "classic", "team")
+MODES = ("teams", "h2h", "ffa", "solo")
+START = -1
+HOME0 = 200  # home k (1..5) is HOME0 + k
+COLOURS = "abcdefgh"
+RANK_CHARS = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+TEES_ROUNDS = {4: (5, 4, 4), 6: (4, 4)}
+DEAL_CLASSIC = 5
+_FULL_HOME = (1 << PEGS) - 1
+_CONFIG_KEYS = ("rules", "seats", "mode", "teams", "jokers", "seven_to_partner")
+
+
+# --------------------------------------------------------------------------------------------
+# Config
+
+
+def normalize_config(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Fill defaults and check every field; raise :class:`ConfigError` with a clear message."""
+    if not isinstance(config, Mapping):
+        raise ConfigError(f"a track config must be a dict, not {type(config).__name__}")
+    unknown = sorted(str(k) for k in config if k not in _CONFIG_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"unknown track config key(s) {', '.join(unknown)}; expected {', '.join(_CONFIG_KEYS)}"
+        )
+    rules = config.get("rules", "classic")
+    if rules not in RULE_NAMES:
+        raise ConfigError(f"rules must be one of tees, classic, team, not {rules!r}")
+    seats = config.get("seats", 4)
+    if type(seats) is not int or not 1 <= seats <= 8:
+        raise ConfigError(f"seats must be a whole number from 1 to 8, not {seats!r}")
+    mode = config.get("mode")
+    if mode is None:
+        if rules == "tees":
+            mode = "teams"
+        else:
+            mode = {1: "solo", 2: "h2h", 4: "teams", 6: "teams", 8: "teams"}.get(seats, "ffa")
+    if mode not in MODES:
+        raise ConfigError(f"mode must be one of teams, h2h, ffa, solo, not {mode!r}")
+    teams = config.get("teams")
+    if teams is not None and (type(teams) is not int):
+        raise ConfigError(f"teams must be a whole number, not {teams!r}")
+    if rules == "tees":
+        if mode != "teams":
+            raise ConfigError("tees is played in teams only (4 seats as 2x2 or 6 seats as 3x2)")
+        if seats not in (4, 6):
+            raise ConfigError(f"tees seats 4 (2 teams of 2) or 6 (3 teams of 2), not {seats}")
+        want = seats // 2
+        if teams is None:
+            teams = want
+        if teams != want:
+            raise ConfigError(f"tees with {seats} seats has {want} teams of 2, not {teams} teams")
+    elif mode == "teams":
+        allowed = {4: (2,), 6: (2, 3), 8: (2, 4)}.get(seats)
+        if allowed is None:
+            raise ConfigError(f"team games seat 4, 6 or 8 players, not {seats}")
+        if teams is None:
+            teams = 2
+        if teams not in allowed:
+            raise ConfigError(
+                f"{seats} seats split into {' or '.join(map(str, allowed))} teams, not {teams}"
+            )
+    elif mode == "h2h":
+        if seats != 2:
+            raise ConfigError(f"head to head is for 2 seats, not {seats}")
+        if teams not in (None, 2):
+            raise ConfigError("head to head has 2 one-player teams")
+        teams = 2
+    elif mode == "ffa":
+        if not 3 <= seats <= 8:
+            raise ConfigError(f"free-for-all is for 3 to 8 seats, not {seats}")
+        if teams not in (None, seats):
+            raise ConfigError(f"free-for-all with {seats} seats has {seats} one-player teams")
+        teams = seats
+    else:  # solo
+        if seats != 1:
+            raise ConfigError(f"solo is for 1 seat, not {seats}")
+        if teams not in (None, 1):
+            raise ConfigError("solo has one team of one")
+        teams = 1
+    jokers = config.get("jokers", rules != "tees")
+    if type(jokers) is not bool:
+        raise ConfigError(f"jokers must be true or false, not {jokers!r}")
+    if rules == "tees" or mode == "solo":
+        jokers = False  # tees has no jokers; solo removes them (nothing to bump)
+    seven = config.get("seven_to_partner", True)
+    if type(seven) is not bool:
+        raise ConfigError(f"seven_to_partner must be true or false, not {seven!r}")
+    return {"rules": rules, "seats": seats, "mode": mode, "teams": teams, "jokers": jokers,
+            "seven_to_partner": seven}
+
+
+class Cfg:
+    """A normalized config plus every precomputed table of the engine (shared, immutable)."""
+
+    __slots__ = (
+        "R",
+        "bwd",
+        "comeout",
+        "conf",
+        "deck",
+        "fwd",
+        "inspot",
+        "jokers",
+        "mode",
+        "n",
+        "nteams",
+        "partners",
+        "rules",
+        "seven",
+        "team_of",
+        "teamcols",
+        "teams",
+    )
+
+    def __init__(self, conf: dict[str, Any]) -> None:
+        self.conf = conf
+        self.rules = RULE_NAMES.index(conf["rules"])
+        n = self.n = conf["seats"]
+        self.mode = conf["mode"]
+        self.nteams = conf["teams"]
+        self.jokers = conf["jokers"]
+        self.seven = conf["seven_to_partner"]
+        b = Board(n)
+        R = self.R = b.ring
+        self.inspot = tuple(b.in_spot(c) for c in range(n))
+        self.comeout = tuple(b.come_out(c) for c in range(n))
+        if self.mode == "teams":
+            self.team_of = tuple(c % self.nteams for c in range(n))
+        else:
+            self.team_of = tuple(range(n))
+        self.teams = tuple(
+            tuple(c for c in range(n) if self.team_of[c] == t) for t in range(self.nteams)
+        )
+        self.teamcols = tuple(self.teams[self.team_of[c]] for c in range(n))
+        self.partners = tuple(
+            tuple((c + k) % n for k in range(1, n) if self.team_of[(c + k) % n] == self.team_of[c])
+            for c in range(n)
+        )
+        if self.rules == TEES:
+            decks = 1
+        elif self.rules == TEAM:
+            decks = 4
+        else:
+            decks = 3 if n <= 6 else 4
+        self.deck = tuple(make_deck(decks, 2 if self.jokers else 0))
+        fwd = []
+        bwd = []
+        for h in range(R):
+            f = [0]
+            g = [0]
+            mf = mg = 0
+            for k in range(1, 14):
+                mf |= 1 << ((h + k) % R)
+                mg |= 1 << ((h - k) % R)
+                f.append(mf)
+                g.append(mg)
+            fwd.append(tuple(f))
+            bwd.append(tuple(g))
+        self.fwd = tuple(fwd)
+        self.bwd = tuple(bwd)
+
+
+_CFG_CACHE: dict[tuple, Cfg] = {}
+
+
+def make_cfg(config: Mapping[str, Any]) -> Cfg:
+    conf = normalize_config(config)
+    key = tuple(conf[k] for k in _CONFIG_KEYS)
+    cfg = _CFG_CACHE.get(key)
+    if cfg is None:
+        cfg = _CFG_CACHE[key] = Cfg(conf)
+    return cfg
+
+
+# --------------------------------------------------------------------------------------------
+# Plays
+
+
+def loc_text(loc: int) -> str:
+    if loc == START:
+        return "s"
+    if loc >= HOME0:
+        return f"h{loc - HOME0}"
+    return str(loc)
+
+
+def loc_event(loc: int) -> int | str:
+    """Location in events and views: ring hole int, ``"s"`` for start, ``"h3"`` for home 3."""
+    if loc == START:
+        return "s"
+    if loc >= HOME0:
+        return f"h{loc - HOME0}"
+    return loc
+
+
+def _part_text(part: tuple[str, int, int, int, int]) -> str:
+    kind, pid, frm, to, n = part
+    c = COLOURS[pid // PEGS]
+    if kind == "o":
+        return c + "s"
+    if kind == "f":
+        return f"{c}{loc_text(frm)}+{n}" + ("h" if frm < HOME0 and to >= HOME0 else "")
+    if kind == "b":
+        return f"{c}{loc_text(frm)}-{n}"
+    if kind == "j":
+        return f"{c}{loc_text(frm)}>{to}"
+    if kind == "t":
+        return f"{c}{frm}x{to}"
+    return "x"
+
+
+class Play:
+    """One complete play: a card and everything it moves. ``str(play)`` is its token.
+
+    ``parts``: tuple of ``(kind, peg, from, to, n)`` with kind ``o`` (come out), ``f``
+    (forward ``n``), ``b`` (backward ``n``), ``j`` (joker jump), ``t`` (Jack trade; ``n`` is
+    the other peg), ``x`` (discard). ``bumps``: per part, the pegs it bumped, as
+    ``(peg, from, to)`` in order. ``last``: a tees last-resort landing on a partner.
+    """
+
+    __slots__ = ("_tok", "bumps", "last", "parts", "rank")
+
+    def __init__(self, rank: int, parts: tuple, bumps: tuple = ((),), last: bool = False) -> None:
+        self.rank = rank
+        self.parts = parts
+        self.bumps = bumps
+        self.last = last
+        self._tok: str | None = None
+
+    @property
+    def token(self) -> str:
+        t = self._tok
+        if t is None:
+            t = self._tok = RANK_CHARS[self.rank] + ":" + ",".join(map(_part_text, self.parts))
+        return t
+
+    def __str__(self) -> str:
+        return self.token
+
+    def __repr__(self) -> str:
+        return f"Play({self.token!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Play):
+            return self.token == other.token
+        if isinstance(other, str):
+            return self.token == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.token)
+
+    @property
+    def is_discard(self) -> bool:
+        return self.parts[0][0] == "x"
+
+
+# --------------------------------------------------------------------------------------------
+# State
+
+
+class TrackState:
+    """A full game state. Treat as immutable: the engine builds new states, never edits one."""
+
+    __slots__ = ("_legal", "cfg", "dealer", "discards", "hands", "idle", "nplays", "pegs",
+                 "pile", "rng", "round", "seed", "turn", "winner")
+
+    cfg: Cfg
+    seed: Any
+    pegs: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    pile: tuple[int, ...]  # draw pile (tees: the undealt rest of the deck); top is the end
+    discards: tuple[int, ...]
+    rng: int
+    turn: int  # seat to move, -1 when over
+    dealer: int
+    round: int  # tees: rounds dealt from the current deck
+    nplays: int
+    winner: int  # winning team, -1 while playing
+    idle: int  # tees: deals in a row without a play (deadlock guard)
+    _legal: list[Play] | None
+
+    def copy(self) -> TrackState:
+        s = TrackState.__new__(TrackState)
+        s.cfg = self.cfg
+        s.seed = self.seed
+        s.pegs = self.pegs
+        s.hands = self.hands
+        s.pile = self.pile
+        s.discards = self.discards
+        s.rng = self.rng
+        s.turn = self.turn
+        s.dealer = self.dealer
+        s.round = self.round
+        s.nplays = self.nplays
+        s.winner = self.winner
+        s.idle = self.idle
+        s._legal = None
+        return s
+
+    def key(self) -> tuple:
+        """Everything that defines the state (for equality checks in tests and replays)."""
+        return (self.cfg.conf["rules"], self.cfg.n, self.cfg.mode, self.cfg.nteams,
+                self.cfg.jokers, self.cfg.seven, self.seed, self.pegs, self.hands, self.pile,
+                self.discards, self.rng, self.turn, self.dealer, self.round, self.nplays,
+                self.winner)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TrackState) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        from game.rules.track.notation import format_position
+
+        return f"TrackState({format_position(self)!r})"
+
+
+def done(pegs: tuple[int, ...] | list[int], c: int) -> bool:
+    b = c * PEGS
+    return min(pegs[b:b + PEGS]) >= HOME0
+
+
+def controlled(cfg: Cfg, seat: int, pegs: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """The colours ``seat`` moves now."""
+    if cfg.rules == TEAM:
+        return cfg.teamcols[seat]
+    if not done(pegs, seat):
+        return (seat,)
+    for p in cfg.partners[seat]:
+        if not done(pegs, p):
+            return (p,)
+    return ()
+
+
+def _boards(cfg: Cfg, pegs: tuple[int, ...] | list[int]) -> tuple[list[int], list[int], list[int]]:
+    occ = [-1] * cfg.R
+    rm = [0] * cfg.n
+    hm = [0] * cfg.n
+    for pid, loc in enumerate(pegs):
+        if loc >= HOME0:
+            hm[pid // PEGS] |= 1 << (loc - HOME0 - 1)
+        elif loc >= 0:
+            occ[loc] = pid
+            rm[pid // PEGS] |= 1 << loc
+    return occ, rm, hm
+
+
+def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int, to: int,
+        bumps: tuple) -> None:
+    """Move ``pid`` to ``to`` and apply its bumps, updating every board list in place."""
+    moved = [(q, qf, qt) for q, qf, qt in bumps]
+    moved.append((pid, pegs[pid], to))
+    for q, qf, _ in moved:
+        c = q // PEGS
+        if qf >= HOME0:
+            hm[c] &= ~(1 << (qf - HOME0 - 1))
+        elif qf >= 0:
+            if occ[qf] == q:
+                occ[qf] = -1
+            rm[c] &= ~(1 << qf)
+    for q, _, qt in moved:
+        c = q // PEGS
+        pegs[q] = qt
+        if qt >= HOME0:
+            hm[c] |= 1 << (qt - HOME0 - 1)
+        elif qt >= 0:
+            occ[qt] = q
+            rm[c] |= 1 << qt
+
+
+def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> tuple | None:
+    """Bumps caused by peg ``pid`` landing on ring hole ``x`` (classic/team), or None if illegal."""
+    q = occ[x]
+    if q < 0 or q == pid:
+        return ()
+    c = pid // PEGS
+    cq = q // PEGS
+    if cq == c:
+        return None
+    team_of = cfg.team_of
+    if team_of[cq] != team_of[c]:
+        return ((q, x, START),)
+    inspot = cfg.inspot
+    t = inspot[cq]
+    bumps = [(q, x, t)]
+    visited = {x}
+    while True:
+        if t in visited:
+            return None
+        r = occ[t]
+        if r < 0 or r == pid:
+            return tuple(bumps)
+        cr = r // PEGS
+        if cr == cq:
+            return None
+        if team_of[cr] != team_of[cq]:
+            bumps.append((r, t, START))
+            return tuple(bumps)
+        visited.add(t)
+        nt = inspot[cr]
+        bumps.append((r, t, nt))
+        cq = cr
+        t = nt
+
+
+def _fwd_ct(cfg: Cfg, c: int, loc: int, n: int, rm: list[int], hm: list[int]) -> list[int]:
+    """Classic/team forward destinations of a peg (before bump checks): ring first, then home."""
+    if loc >= HOME0:
+        k = loc - HOME0
+        if k + n <= 5 and not (hm[c] >> k) & ((1 << n) - 1):
+            return [loc + n]
+        return []
+    out = []
+    own = rm[c]
+    fwd = cfg.fwd[loc]
+    if not fwd[n] & own:
+        out.append((loc + n) % cfg.R)
+    d = (cfg.inspot[c] - loc) % cfg.R
+    if d < n <= d + 5 and not fwd[d] & own and not hm[c] & ((1 << (n - d)) - 1):
+        out.append(HOME0 + n - d)
+    return out
+
+
+def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]) -> tuple[list, list]:
+    """(sorted (loc, pid) of pegs out of start, first start peg of each colour)."""
+    movers = []
+    starts = []
+    for c in cols:
+        b = c * PEGS
+        first = -1
+        for pid in range(b, b + PEGS):
+            loc = pegs[pid]
+            if loc == START:
+                if first < 0:
+                    first = pid
+            elif loc < HOME0 + 5:
+                movers.append((loc, pid))
+        if first >= 0:
+            starts.append(first)
+    movers.sort()
+    return movers, starts
+
+
+def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
+    """Legal plays for classic and team. With ``want_all``: (moves, joker moves, discards)."""
+    cfg = st.cfg
+    seat = st.turn
+    pegs = st.pegs
+    R = cfg.R
+    occ, rm, hm = _boards(cfg, pegs)
+    cols = controlled(cfg, seat, pegs)
+    movers, starts = _movers(pegs, cols)
+    hand = st.hands[seat]
+    ranks = []
+    for card in hand:
+        r = card >> 2
+        if not ranks or ranks[-1] != r:
+            ranks.append(r)
+    team = cfg.rules == TEAM
+    comeout = cfg.comeout
+    normal: list[Play] = []
+    jk: list[Play] = []
+    app = normal.append
+    for r in ranks:
+        if r == JOKER:
+            if team and starts:
+                sources = [(START, pid) for pid in starts]
+            elif team:
+                sources = movers
+            else:
+                sources = [(START, pid) for pid in starts] + movers
+            targets = sorted(x for x in range(R) if occ[x] >= 0)
+            for loc, pid in sources:
+                if loc >= HOME0:
+                    continue
+                c = pid // PEGS
+                for x in targets:
+                    if occ[x] // PEGS == c:
+                        continue
+                    b = _land(cfg, pid, x, occ)
+                    if b is not None:
+                        jk.append(Play(0, (("j", pid, loc, x, 0),), (b,)))
+            continue
+        if r == 1 or r >= 11:
+            for pid in starts:
+                c = pid // PEGS
+                o = comeout[c]
+                if (rm[c] >> o) & 1:
+                    continue
+                b = _land(cfg, pid, o, occ)
+                if b is not None:
+                    app(Play(r, (("o", pid, START, o, 0),), (b,)))
+        if r == 8:
+            for loc, pid in movers:
+                if loc >= HOME0:
+                    continue
+                if cfg.bwd[loc][8] & rm[pid // PEGS]:
+                    continue
+                x = (loc - 8) % R
+                b = _land(cfg, pid, x, occ)
+                if b is not None:
+                    app(Play(8, (("b", pid, loc, x, 8),), (b,)))
+            continue
+        n = 1 if r == 1 else (10 if r >= 11 else r)
+        for loc, pid in movers:
+            for to in _fwd_ct(cfg, pid // PEGS, loc, n, rm, hm):
+                if to < HOME0:
+                    b = _land(cfg, pid, to, occ)
+                    if b is None:
+                        continue
+                else:
+                    b = ()
+                app(Play(r, (("f", pid, loc, to, n),), (b,)))
+        if r == 7:
+            _splits(st, cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
+        elif r == 9 and team:
+            _splits(st, cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")), normal)
+    if want_all:
+        discards = [Play(r, (("x", -1, 0, 0, 0),)) for r in ranks]
+        return normal, jk, discards
+    if normal:
+        if jk:
+            normal.extend(jk)
+        return normal
+    jk.extend(Play(r, (("x", -1, 0, 0, 0),)) for r in ranks)
+    return jk
+
+
+def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: list[int],
+           occ: list[int]) -> list[tuple[int, tuple]]:
+    """(to, bumps) of one split part (classic/team)."""
+    out = []
+    if kind == "f":
+        for to in _fwd_ct(cfg, pid // PEGS, loc, n, rm, hm):
+            if to < HOME0:
+                b = _land(cfg, pid, to, occ)
+                if b is None:
+                    continue
+            else:
+                b = ()
+            out.append((to, b))
+    else:
+        if loc >= HOME0 or loc < 0:
+            return out
+        if cfg.bwd[loc][n] & rm[pid // PEGS]:
+            return out
+        x = (loc - n) % cfg.R
+        b = _land(cfg, pid, x, occ)
+        if b is not None:
+            out.append((x, b))
+    return out
+
+
+def _splits(st: TrackState, cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
+            rm: list[int], hm: list[int], movers: list, total: int, kinds: tuple,
+            out: list[Play]) -> None:
+    team = cfg.rules == TEAM
+    cols1 = controlled(cfg, seat, pegs)
+    for k1, k2 in kinds:
+        for loc1, pid1 in movers:
+            if k1 == "b" and loc1 >= HOME0:
+                continue
+            for a in range(1, total):
+                for to1, b1 in _dests(cfg, k1, pid1, loc1, a, rm, hm, occ):
+                    p2 = list(pegs)
+                    o2 = occ[:]
+                    r2 = rm[:]
+                    h2 = hm[:]
+                    _do(p2, o2, r2, h2, pid1, to1, b1)
+                    if team:
+                        cols2 = cols1
+                    elif cfg.seven and cfg.mode == "teams":
+                        cols2 = controlled(cfg, seat, p2)
+                    else:
+                        cols2 = cols1
+                    movers2, _ = _movers(p2, cols2)
+                    rest = total - a
+                    part1 = (k1, pid1, loc1, to1, a)
+                    for loc2, pid2 in movers2:
+                        if pid2 == pid1:
+                            continue
+                        for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2):
+                            out.append(Play(total, (part1, (k2, pid2, loc2, to2, rest)),
+                                            (b1, b2)))
+
+
+def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
+    cfg = st.cfg
+    seat = st.turn
+    pegs = st.pegs
+    R = cfg.R
+    occ, rm, hm = _boards(cfg, pegs)
+    cols = controlled(cfg, seat, pegs)
+    normal: list[Play] = []
+    last: list[Play] = []
+    if not cols:
+        return (normal, last) if want_all else normal
+    c = cols[0]
+    team_of = cfg.team_of
+    tc = team_of[c]
+    blk = 0
+    for x in cfg.teamcols[c]:
+        blk |= rm[x]
+    own = rm[c]
+    movers, starts = _movers(pegs, cols)
+    ins = cfg.inspot[c]
+    cout = cfg.comeout[c]
+    fwdt = cfg.fwd
+    bwdt = cfg.bwd
+    hmc = hm[c]
+    ranks = []
+    for card in st.hands[seat]:
+        r = card >> 2
+        if not ranks or ranks[-1] != r:
+            ranks.append(r)
+
+    def land(r: int, part: tuple, x: int) -> None:
+        q = occ[x]
+        if q < 0:
+            normal.append(Play(r, (part,), ((),)))
+            return
+        cq = q // PEGS
+        if cq == c:
+            return
+        if team_of[cq] == tc:
+            last.append(Play(r, (part,), (((q, x, START),),), True))
+        else:
+            normal.append(Play(r, (part,), (((q, x, START),),)))
+
+    for r in ranks:
+        if r == 1 or r == 13:
+            if starts and not (own >> cout) & 1:
+                land(r, ("o", starts[0], START, cout, 0), cout)
+            if r == 13:
+                continue
+        if r == 11:
+            others = [(x, occ[x]) for x in range(R) if occ[x] >= 0 and occ[x] // PEGS != c]
+            for loc, pid in movers:
+                if loc >= HOME0:
+                    continue
+                for x, q in others:
+                    normal.append(Play(11, (("t", pid, loc, x, q),), ((),)))
+            continue
+        if r == 3:
+            for loc, pid in movers:
+                if loc < HOME0:
+                    if (loc - cout) % R < 3 or bwdt[loc][2] & blk:
+                        continue
+                    land(3, ("b", pid, loc, (loc - 3) % R, 3), (loc - 3) % R)
+                else:
+                    k = loc - HOME0
+                    if (hmc >> k) == (_FULL_HOME >> k):
+                        continue  # snug
+                    if k >= 4:
+                        if not (hmc >> (k - 4)) & 7:
+                            normal.append(Play(3, (("b", pid, loc, loc - 3, 3),), ((),)))
+                        continue
+                    if hmc & ((1 << (k - 1)) - 1):
+                        continue
+                    x = (ins - (3 - k)) % R
+                    if bwdt[(ins + 1) % R][3 - k] & blk & ~(1 << x):
+                        continue
+                    land(3, ("b", pid, loc, x, 3), x)
+            continue
+        n = 1 if r == 1 else (12 if r == 12 else r)
+        for loc, pid in movers:
+            if loc >= HOME0:
+                k = loc - HOME0
+                if k + n <= 5 and not (hmc >> k) & ((1 << n) - 1):
+                    normal.append(Play(r, (("f", pid, loc, loc + n, n),), ((),)))
+                continue
+            d = (ins - loc) % R
+            if n > d:
+                h = n - d
+                if h <= 5 and not fwdt[loc][d] & blk and not hmc & ((1 << h) - 1):
+                    normal.append(Play(r, (("f", pid, loc, HOME0 + h, n),), ((),)))
+                continue
+            if fwdt[loc][n - 1] & blk:
+                continue
+            x = (loc + n) % R
+            land(r, ("f", pid, loc, x, n), x)
+    if want_all:
+        return normal, last
+    return normal if normal else last
+
+
+def gen_legal(st: TrackState) -> list[Play]:
+    """Every legal play of the seat to move (cached on the state)."""
+    lg = st._legal
+    if lg is None:
+        if st.turn < 0:
+            lg = []
+        elif st.cfg.rules == TEES:
+            lg = _gen_tees(st)
+        else:
+            lg = _gen_ct(st)
+        st._legal = lg
+    return lg
+
+
+# --------------------------------------------------------------------------------------------
+# Apply
+
+
+def _shuffle(cards: list[int], rng_state: int) -> int:
+    rng = Rng(0)
+    rng.state = rng_state
+    rng.shuffle(cards)
+    return rng.state
+
+
+def _path(cfg: Cfg, c: int, kind: str, frm: int, to: int, n: int) -> list:
+    R = cfg.R
+    if kind == "f":
+        if frm >= HOME0:
+            return [f"h{k}" for k in range(frm - HOME0 + 1, to - HOME0 + 1)]
+        if to >= HOME0:
+            d = (cfg.inspot[c] - frm) % R
+            return [(frm + i) % R for i in range(1, d + 1)] + [
+                f"h{k}" for k in range(1, to - HOME0 + 1)]
+        return [(frm + i) % R for i in range(1, n + 1)]
+    if kind == "b":
+        if frm >= HOME0:
+            out: list = []
+            k = frm - HOME0
+            steps = n
+            while steps and k > 1:
+                k -= 1
+                steps -= 1
+                out.append(f"h{k}")
+            h = cfg.inspot[c]
+            while steps:
+                out.append(h)
+                h = (h - 1) % R
+                steps -= 1
+            return out
+        return [(frm - i) % R for i in range(1, n + 1)]
+    return [to]
+
+
+def _part_events(cfg: Cfg, part: tuple, bumps: tuple, events: list) -> None:
+    kind, pid, frm, to, n = part
+    c, i = divmod(pid, PEGS)
+    if kind == "t":
+        oc, oi = divmod(n, PEGS)
+        events.append({"type": "trade", "colour": c, "peg": i, "from": frm, "to": to,
+                       "other_colour": oc, "other_peg": oi})
+        return
+    if kind == "o":
+        events.append({"type": "come_out", "colour": c, "peg": i, "from": "s", "to": to,
+                       "path": [to]})
+    else:
+        events.append({"type": "move", "colour": c, "peg": i, "from": loc_event(frm),
+                       "to": loc_event(to), "steps": n if kind != "j" else 0,
+                       "backward": kind == "b", "jump": kind == "j",
+                       "path": _path(cfg, c, kind, frm, to, n)})
+        if to >= HOME0 and frm < HOME0:
+            events.append({"type": "home", "colour": c, "peg": i, "hole": to - HOME0})
+    for q, qf, qt in bumps:
+        qc, qi = divmod(q, PEGS)
+        events.append({"type": "bump", "colour": qc, "peg": qi, "from": qf,
+                       "to": loc_event(qt), "by": c})
+
+
+def _take_card(hand: tuple[int, ...], r: int) -> tuple[int, tuple[int, ...]]:
+    for i, card in enumerate(hand):
+        if card >> 2 == r:
+            return card, hand[:i] + hand[i + 1:]
+    raise RulesError(f"no card of rank {r} in hand")  # unreachable after check()
+
+
+def _insert(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = 0
+    for x in hand:
+        if x > card:
+            break
+        i += 1
+    return (*hand[:i], card, *hand[i:])
+
+
+def _draw(s: TrackState, seat: int, events: list | None) -> None:
+    """``seat`` draws one card (reshuffling the discards into a new pile when needed)."""
+    if not s.pile:
+        cards = sorted(s.discards)
+        s.rng = _shuffle(cards, s.rng)
+        s.pile = tuple(cards)
+        s.discards = ()
+        if events is not None:
+            events.append({"type": "reshuffle", "count": len(cards)})
+        if not s.pile:
+            return
+    card = s.pile[-1]
+    s.pile = s.pile[:-1]
+    hands = list(s.hands)
+    hands[seat] = _insert(hands[seat], card)
+    s.hands = tuple(hands)
+    if events is not None:
+        events.append({"type": "draw", "seat": seat, "card": card, "pile": len(s.pile)})
+
+
+def _tees_deal(s: TrackState, events: list | None) -> None:
+    cfg = s.cfg
+    n = cfg.n
+    sched = TEES_ROUNDS[n]
+    if s.round >= len(sched):
+        s.dealer = (s.dealer + 1) % n
+        cards = sorted(s.discards + s.pile)
+        s.rng = _shuffle(cards, s.rng)
+        s.pile = tuple(cards)
+        s.discards = ()
+        s.round = 0
+        if events is not None:
+            events.append({"type": "reshuffle", "count": len(cards), "dealer": s.dealer})
+    k = sched[s.round]
+    pile = list(s.pile)
+    hands = [list(h) for h in s.hands]
+    for _ in range(k):
+        for j in range(1, n + 1):
+            hands[(s.dealer + j) % n].append(pile.pop())
+    s.pile = tuple(pile)
+    s.hands = tuple(tuple(sorted(h)) for h in hands)
+    s.round += 1
+    s.idle += 1
+    if s.idle > 1000:
+        raise RulesError("no seat has been able to play for 1000 deals: the game is stuck")
+    if events is not None:
+        events.append({"type": "deal", "dealer": s.dealer, "round": s.round,
+                       "counts": [len(h) for h in s.hands],
+                       "hands": [list(h) for h in s.hands]})
+
+
+def _tees_continue(s: TrackState, after: int, events: list | None) -> None:
+    """Find the next seat (clockwise after ``after``) that can play, dealing and folding."""
+    n = s.cfg.n
+    while True:
+        seat = -1
+        for j in range(1, n + 1):
+            t = (after + j) % n
+            if s.hands[t]:
+                seat = t
+                break
+        if seat < 0:
+            _tees_deal(s, events)
+            after = s.dealer
+            continue
+        s.turn = seat
+        s._legal = None
+        if gen_legal(s):
+            if events is not None:
+                events.append({"type": "turn", "seat": seat})
+            return
+        cards = s.hands[seat]
+        hands = list(s.hands)
+        hands[seat] = ()
+        s.hands = tuple(hands)
+        s.discards = s.discards + cards
+        s._legal = None
+        if events is not None:
+            events.append({"type": "fold", "seat": seat, "cards": list(cards)})
+        after = seat
+
+
+def new_game(config: Mapping[str, Any], seed: Any) -> TrackState:
+    cfg = make_cfg(config)
+    if not isinstance(seed, int | str) or isinstance(seed, bool):
+        raise ConfigError(f"a seed must be an int or a str, not {seed!r}")
+    s = TrackState.__new__(TrackState)
+    s.cfg = cfg
+    s.seed = seed
+    n = cfg.n
+    s.pegs = (START,) * (PEGS * n)
+    deck = sorted(cfg.deck)
+    s.rng = _shuffle(deck, Rng.from_seed(seed).state)
+    s.pile = tuple(deck)
+    s.discards = ()
+    s.hands = ((),) * n
+    s.dealer = n - 1
+    s.round = 0
+    s.nplays = 0
+    s.winner = -1
+    s.idle = 0
+    s.turn = -1
+    s._legal = None
+    if cfg.rules == TEES:
+        _tees_continue(s, s.dealer, None)
+        return s
+    pile = list(s.pile)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for _ in range(DEAL_CLASSIC):
+        for j in range(n):
+            hands[j].append(pile.pop())
+    s.pile = tuple(pile)
+    s.hands = tuple(tuple(sorted(h)) for h in hands)
+    s.turn = 0
+    if cfg.rules == CLASSIC:
+        _draw(s, 0, None)
+    return s
+
+
+def start_events(s: TrackState) -> list[dict[str, Any]]:
+    """Events describing the opening deal of a fresh game (for the client's first animation)."""
+    return [{"type": "deal", "dealer": s.dealer, "round": s.round,
+             "counts": [len(h) for h in s.hands], "hands": [list(h) for h in s.hands]},
+            {"type": "turn", "seat": s.turn}]
+
+
+def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
+               ) -> tuple[TrackState, list[dict[str, Any]]]:
+    """Apply a play already known to be legal (from :func:`gen_legal`). Never mutates ``st``."""
+    cfg = st.cfg
+    ev: list | None = [] if events else None
+    s = st.copy()
+    card, hand = _take_card(st.hands[seat], play.rank)
+    hands = list(st.hands)
+    hands[seat] = hand
+    s.hands = tuple(hands)
+    s.discards = (*st.discards, card)
+    s.nplays = st.nplays + 1
+    s.idle = 0
+    parts = play.parts
+    if ev is not None:
+        ev.append({"type": "play", "seat": seat, "card": card, "token": play.token,
+                   "discard": parts[0][0] == "x"})
+        if parts[0][0] == "x":
+            ev.append({"type": "discard", "seat": seat, "card": card})
+    if parts[0][0] != "x":
+        pegs = list(st.pegs)
+        for part, bumps in zip(parts, play.bumps, strict=True):
+            kind, pid, frm, to, n = part
+            if kind == "t":
+                pegs[pid] = to
+                pegs[n] = frm
+            else:
+                pegs[pid] = to
+                for q, _qf, qt in bumps:
+                    pegs[q] = qt
+            if ev is not None:
+                _part_events(cfg, part, bumps, ev)
+        s.pegs = tuple(pegs)
+        team = cfg.team_of[seat]
+        for c in cfg.teams[team]:
+            if not done(pegs, c):
+                break
+        else:
+            s.winner = team
+            s.turn = -1
+            if ev is not None:
+                ev.append(game_over_event(s))
+            return s, ev if ev is not None else []
+    n_seats = cfg.n
+    if cfg.rules == TEES:
+        _tees_continue(s, seat, ev)
+    elif cfg.rules == CLASSIC:
+        nxt = (seat + 1) % n_seats
+        s.turn = nxt
+        if ev is not None:
+            ev.append({"type": "turn", "seat": nxt})
+        _draw(s, nxt, ev)
+    else:
+        _draw(s, seat, ev)
+        nxt = (seat + 1) % n_seats
+        s.turn = nxt
+        if ev is not None:
+            ev.append({"type": "turn", "seat": nxt})
+    return s, ev if ev is not None else []
+
+
+def outcome(s: TrackState) -> dict[str, Any] | None:
+    if s.winner < 0:
+        return None
+    out: dict[str, Any] = {"winners": list(s.cfg.teams[s.winner]), "team": s.winner}
+    if s.cfg.mode == "solo":
+        out["turns"] = s.nplays
+    return out
+
+
+def game_over_event(s: TrackState) -> dict[str, Any]:
+    ev: dict[str, Any] = {"type": "game_over"}
+    ev.update(outcome(s) or {})
+    return ev
