@@ -56,6 +56,7 @@ class EventModel:
         self.hand: int | None = view["holding"]
         self.turn = view["turn"]
         self.winners: list[int] | None = None
+        self.reshuffles = 0
 
     def play(self, events: list[dict[str, Any]], wild: int) -> None:
         for e in events:
@@ -63,6 +64,7 @@ class EventModel:
             if t == "turn":
                 self.turn = e["seat"]
             elif t == "reshuffled":
+                self.reshuffles += 1
                 assert self.stock == 0 and self.discard[-1] == e["top"]
                 assert e["stock"] == len(self.discard) - 1
                 self.stock, self.discard = e["stock"], [e["top"]]
@@ -142,9 +144,24 @@ def _hidden_shuffled(st: State, seed: int) -> State:
     return other
 
 
-def play_checked(cfg: dict[str, Any], seed: int, deep: bool) -> tuple[int, int]:
-    """Play one random game checking every invariant; returns (plays, hands)."""
+def _starved(st: State, keep: int) -> State:
+    """The same deal with all but ``keep`` stock cards moved under the discard pile, so that
+    the stock runs out (and is reshuffled) at once; real play seldom empties it."""
+    out = st.copy()
+    cut = max(0, len(st.stock) - keep)
+    out.disc = st.stock[:cut] + st.disc
+    out.stock = st.stock[cut:]
+    return out
+
+
+def play_checked(
+    cfg: dict[str, Any], seed: int, deep: bool, starve: int | None = None
+) -> tuple[int, int, int]:
+    """Play one random game checking every invariant; returns (plays, hands, reshuffles)."""
     st = RULES.new_game(cfg, seed)
+    if starve is not None:
+        st = _starved(st, starve)
+    start = st
     norm = RULES.normalize_config(cfg)
     pack = Counter(full_pack(st.decks))
     wild = 11 if norm["wild"] == "J" else 13
@@ -201,13 +218,14 @@ def play_checked(cfg: dict[str, Any], seed: int, deep: bool) -> tuple[int, int]:
         step += 1
     assert st.phase == OVER and st.winners and all(st.sizes[w] == 0 for w in st.winners)
     # replay on the event-free path reproduces every state
-    rep = RULES.new_game(cfg, seed)
-    assert rep == states[0]
+    rep = start.copy()
     for k, (seat, play) in enumerate(log):
         apply_in_place(rep, seat, play, None)
         assert rep == states[k + 1], f"replay differs after play {k}"
-    assert RULES.replay(cfg, seed, log) == st
-    return len(log), st.hand
+    if starve is None:
+        assert RULES.new_game(cfg, seed) == states[0]
+        assert RULES.replay(cfg, seed, log) == st
+    return len(log), st.hand, model.reshuffles
 
 
 def _configs(count: int, sizes: list[int], base_seed: int) -> list[tuple[dict[str, Any], int]]:
@@ -246,6 +264,15 @@ def test_random_full_size_games_deep() -> None:
     for cfg, seed in _configs(64, [10], 900_000):
         hands.append(play_checked(cfg, seed, deep=(seed % 4 == 0))[1])
     assert min(hands) >= 10  # a size-10 game needs at least ten hands
+
+
+def test_random_games_with_reshuffles() -> None:
+    # Real play seldom empties the stock, so these 112 full-size games start with all but
+    # 0-3 stock cards moved to the discard pile: the stock runs out and is reshuffled often.
+    reshuffles = 0
+    for k, (cfg, seed) in enumerate(_configs(112, [10, 7], 950_000)):
+        reshuffles += play_checked(cfg, seed, deep=(k % 8 == 0), starve=k % 4)[2]
+    assert reshuffles >= 100  # about one per game
 
 
 def test_fast_path_and_api_agree_on_long_games() -> None:
