@@ -30,10 +30,7 @@ def fast_game(cfg: dict, seed: int) -> int:
             take(st, not live and engine.can_draw_stock(st), None)
         else:
             lay = st.lay[st.turn]
-            for i, v in enumerate(lay):
-                if v < UP:
-                    break
-            place_wild(st, i + 1, None)
+            place_wild(st, next(i for i, v in enumerate(lay) if v < UP) + 1, None)
         st.ply += 1
     return turns
 

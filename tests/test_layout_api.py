@@ -147,7 +147,7 @@ def test_replay_rebuilds_and_names_the_bad_play() -> None:
         log.append((seat, play))
     assert RULES.replay(cfg, 4, log) == st
     assert RULES.replay(cfg, 4, log[:5]) != st
-    bad = log[:3] + [((log[3][0] + 1) % 3, log[3][1])]
+    bad = [*log[:3], ((log[3][0] + 1) % 3, log[3][1])]
     with pytest.raises(NotYourTurn, match="play 3"):
         RULES.replay(cfg, 4, bad)
     with pytest.raises(NotationError, match=r"play 0: expected \(seat, token\)"):

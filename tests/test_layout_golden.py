@@ -229,6 +229,7 @@ def test_kings_wild_makes_jacks_stop_and_kings_wild() -> None:
     assert ev[1] == "discarded seat=1 card=JC reason=stopper"
     st = parse_position(end)
     st, ev3 = RULES.apply(st, 0, "S")  # KS is wild: choose a place
+    assert [event_text(e) for e in ev3] == ["drawn seat=0 source=stock card=KS"]
     assert st.phase == 1 and [str(p) for p in RULES.legal_plays(st)] == [
         "W1", "W3", "W5", "W6", "W7", "W8", "W9", "W10"]
     with pytest.raises(Exception, match="Kings are wild"):
