@@ -381,7 +381,9 @@ class Client:
                     return None
                 if t == "pong":
                     continue
-                if t == "welcome" or t == "snapshot":
+                if t == "welcome":  # moved to another seat: a new token
+                    self.token, self.seat, self.table = msg["token"], msg["seat"], msg["table"]
+                elif t == "snapshot":
                     self.seat = msg["seat"]
                 self._incoming.put(msg)
         finally:

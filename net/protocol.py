@@ -107,6 +107,14 @@ ANY_STR = _str(4096, nonempty=False)
 MAP = _typed(dict, name="a map")
 LIST = _typed(list, name="a list")
 BOOL = _bool
+NUMBER = _typed(int, float, name="a number")
+
+
+def ANY(v: Any) -> str | None:
+    return None
+
+
+ANY.kind = "any"  # type: ignore[attr-defined]
 
 # message type -> {field: (checker, required)}
 CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
@@ -143,22 +151,38 @@ HOST_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
         "paused": (LIST, True),
         "speed": (TEXT, True),
         "phase": (TEXT, True),
-        "table": (MAP, False),
         "outcome": (_opt(MAP), False),
-        "legal": (_opt(LIST), False),
+        "table": (MAP, False),
     },
     "events": {
         "state_no": (STATE_NO, True),
+        "seat": (SEAT, True),
+        "play": (TEXT, True),
+        "by": (TEXT, True),
         "events": (LIST, True),
+        "duration": (NUMBER, False),
         "view": (_opt(MAP), False),
-        "legal": (_opt(LIST), False),
+        "to_move": (_opt(SEAT), False),
         "outcome": (_opt(MAP), False),
-        "phase": (TEXT, False),
+    },
+    "table": {
+        "state_no": (STATE_NO, True),
+        "phase": (TEXT, True),
+        "table_id": (ANY, False),
+        "game": (ANY, False),
+        "config": (ANY, False),
+        "to_move": (ANY, False),
+        "paused_by": (ANY, False),
+        "screen_owner": (ANY, False),
+        "cover": (ANY, False),
+        "turns": (ANY, False),
+        "outcome": (ANY, False),
+        "points": (ANY, False),
     },
     "seats": {"seats": (LIST, True)},
     "paused": {"reasons": (LIST, True)},
     "resumed": {},
-    "speed": {"name": (TEXT, True)},
+    "speed": {"name": (TEXT, True), "info": (MAP, False)},
     "refused": {
         "code": (TEXT, True),
         "message": (ANY_STR, True),

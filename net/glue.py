@@ -1,0 +1,247 @@
+"""The host's adapter over :class:`game.table.Table`: intents in, wire messages out.
+
+Everything the network layer needs from the table goes through :class:`TableGlue`, which maps
+protocol messages onto the table's intents (each returns a ``Result``; a refusal becomes a
+:class:`Refusal` with the table's own code and message) and turns the table's per-seat outbox
+(``drain(seat)``: ``play``, ``table``, ``reset``) into the wire messages of
+``docs/protocol.md`` (``events``, ``seats``, ``paused``/``resumed``, ``speed``, ``table``,
+``snapshot``). The table already filters what each seat may know; the glue only ever asks it
+for the connection's own seat.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from net.protocol import VERSION
+
+# Fields of the table's public summary that travel in their own messages.
+_OWN_MESSAGE = ("seats", "pause", "speed", "type")
+
+
+class Refusal(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class TableGlue:
+    def __init__(self, table: Any) -> None:
+        self.table = table
+        self.code = ""
+        self.link = ""
+        self._last: dict[int | None, dict[str, Any]] = {}
+        self._dropped_since: dict[int, float] = {}
+
+    # --- identity ----------------------------------------------------------------------------
+
+    def set_link(self, link: str, code: str) -> None:
+        self.link, self.code = link, code
+
+    def table_name(self) -> str:
+        t = self.table
+        hs = t.host_seat
+        who = t._public()["seats"][hs]["name"] if hs is not None else None
+        return f"{who}'s table" if who else "Tee Table"
+
+    def host_token(self) -> str:
+        t = self.table
+        return t.token(t.host_seat) if t.host_seat is not None else t.host_token
+
+    def seat_of(self, token: str) -> int | None:
+        if token == self.table.host_token:
+            return self.table.host_seat
+        return self.table.seat_of(token)
+
+    def summary(self, token: str) -> dict[str, Any]:
+        t = self.table
+        return {
+            "code": self.code, "link": self.link, "table_id": t.table_id, "game": t.game,
+            "config": t.config, "seat_count": t.seat_count, "host_seat": t.host_seat,
+            "is_host": t._is_host(token), "protocol": VERSION,
+        }
+
+    # --- joining -----------------------------------------------------------------------------
+
+    def join(self, name: str, token: str | None) -> str:
+        """The token this connection will use; raises Refusal (sent as a fatal error)."""
+        t = self.table
+        if token is None:
+            if t.phase != "lobby":
+                raise Refusal("table_full", "the game has already started and every seat is "
+                                            "taken: ask the host for your rejoin link")
+            r = t.sit(name)
+            if not r:
+                raise Refusal("table_full", f"the table is full ({r.message})")
+            return str(r.data["token"])
+        if token == t.host_token:
+            return token
+        seat = t.seat_of(token)
+        if seat is None or t._public()["seats"][seat]["kind"] != "person":
+            raise Refusal("bad_token", "this table has no seat for that token (a different "
+                                       "table, or the seat was handed to a CPU)")
+        return token
+
+    def connected(self, token: str, up: bool) -> None:
+        t = self.table
+        seat = self.seat_of(token)
+        if seat is None or (token == t.host_token and t.host_seat is None):
+            return
+        if up:
+            self._dropped_since.pop(seat, None)
+            t.connect(token)  # not_allowed for a local seat: it is always connected
+        else:
+            self._dropped_since[seat] = time.monotonic()
+            t.unsubscribe(seat)
+            self._last.pop(seat, None)
+            t.disconnect(token)
+
+    # --- intents -----------------------------------------------------------------------------
+
+    def _check(self, r: Any) -> Any:
+        if not r:
+            raise Refusal(r.code, r.message)
+        return r
+
+    def intent(self, token: str, msg: dict[str, Any]) -> str | None:
+        """Apply one intent. Returns a new token if the connection's token changed (sit)."""
+        t, kind = self.table, msg["t"]
+        if kind == "play":
+            self._check(t.submit(token, msg["play"], msg["state_no"]))
+        elif kind == "ready":
+            if msg.get("ready", True) is False:
+                raise Refusal("not_allowed", "Ready cannot be taken back; pause instead")
+            self._check(t.ready(token))
+        elif kind == "pause":
+            self._check(t.pause(token))
+        elif kind == "speed":
+            self._check(t.set_speed(token, msg["name"]))
+        elif kind == "set_cpu":
+            self._check(t.set_cpu(token, msg["seat"], msg["level"]))
+        elif kind == "hand_to_cpu":
+            self._check(t.hand_to_cpu(token, msg["seat"], msg["level"]))
+        elif kind == "start":
+            self._check(t.start(token))
+        elif kind == "leave":
+            seat = self.seat_of(token)
+            if seat is None:
+                raise Refusal("not_allowed", "no seat to leave")
+            if t.phase == "lobby":
+                self._check(t.leave(token))
+            else:
+                self._check(t.hand_to_cpu(token, seat, "tricky"))
+        elif kind == "sit":
+            return self._sit(token, msg["seat"])
+        else:
+            raise Refusal("bad_request", f"{kind!r} is not an intent")
+        return None
+
+    def _sit(self, token: str, seat: int) -> str:
+        t = self.table
+        old = self.seat_of(token)
+        if old == seat:
+            raise Refusal("not_allowed", f"you already sit at seat {seat}")
+        if old is not None and old == t.host_seat:
+            raise Refusal("not_allowed", "the host's seat stays where it is")
+        name = t._public()["seats"][old]["name"] if old is not None else "Guest"
+        r = self._check(t.take_seat(seat, name))
+        new = str(r.data["token"])
+        if old is not None and token != t.host_token:
+            t.leave(token)
+            t.unsubscribe(old)
+            self._last.pop(old, None)
+        return new
+
+    # --- output ------------------------------------------------------------------------------
+
+    def tick(self) -> int:
+        made = 0
+        for _ in range(64):  # a fast clock can make several plays due at once
+            n = self.table.tick()
+            if not n:
+                break
+            made += n
+        return made
+
+    def _seats(self, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        now = time.monotonic()
+        out = []
+        for s in seats:
+            since = self._dropped_since.get(s["seat"])
+            dropped = s["kind"] == "person" and not s["connected"]
+            out.append({**s, "dropped_for": round(now - since, 1) if dropped and since else
+                        (0.0 if dropped else None)})
+        return out
+
+    def _rest(self, public: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in public.items() if k not in _OWN_MESSAGE}
+
+    def snapshot(self, token: str) -> dict[str, Any]:
+        seat = self.seat_of(token)
+        snap = self.table.snapshot(seat)
+        self.table.drain(seat)  # the snapshot covers everything queued so far
+        return self._snapshot_msg(seat, snap)
+
+    def _snapshot_msg(self, seat: int | None, snap: dict[str, Any]) -> dict[str, Any]:
+        self._last[seat] = snap
+        rest = self._rest(snap)
+        for k in ("view", "you", "state_no", "phase", "outcome"):
+            rest.pop(k, None)
+        return {
+            "t": "snapshot", "state_no": snap["state_no"], "seat": seat, "view": snap["view"],
+            "seats": self._seats(snap["seats"]), "paused": snap["pause"],
+            "speed": snap["speed"], "phase": snap["phase"], "outcome": snap.get("outcome"),
+            "table": rest,
+        }
+
+    def collect(self, seats: set[int | None]) -> dict[int | None, list[dict[str, Any]]]:
+        """Wire messages for each of ``seats`` since the last call."""
+        out: dict[int | None, list[dict[str, Any]]] = {}
+        for seat in seats:
+            msgs: list[dict[str, Any]] = []
+            for m in self.table.drain(seat):
+                msgs.extend(self._translate(seat, m))
+            if msgs:
+                out[seat] = msgs
+        return out
+
+    def _translate(self, seat: int | None, m: dict[str, Any]) -> list[dict[str, Any]]:
+        kind = m.get("type")
+        if kind == "play":
+            return [{
+                "t": "events", "state_no": m["state_no"], "seat": m["seat"], "play": m["play"],
+                "by": m["by"], "events": m["events"], "duration": m["duration"],
+                "view": m["view"], "to_move": m["to_move"], "outcome": m["outcome"],
+            }]
+        if kind == "reset":
+            return [self._snapshot_msg(seat, m["snapshot"])]
+        if kind != "table":
+            return []
+        last = self._last.get(seat) or {}
+        out: list[dict[str, Any]] = []
+        if m["seats"] != last.get("seats"):
+            out.append({"t": "seats", "seats": self._seats(m["seats"])})
+        if m["pause"] != last.get("pause"):
+            out.append({"t": "paused", "reasons": m["pause"]} if m["pause"] else
+                       {"t": "resumed"})
+        if m["speed"] != last.get("speed"):
+            out.append({"t": "speed", "name": m["speed"],
+                        "info": self.table.speed.to_dict()})
+        rest, old_rest = self._rest(m), self._rest(last)
+        old_rest = {k: old_rest.get(k) for k in rest}
+        if rest != old_rest:
+            out.append({"t": "table", **{k: rest[k] for k in rest if k in _TABLE_FIELDS}})
+        merged = dict(last)
+        merged.update(m)
+        self._last[seat] = merged
+        return out
+
+
+# Fields carried by the wire "table" message (the table's public summary minus seats, pause
+# and speed, which have their own messages).
+_TABLE_FIELDS = (
+    "table_id", "game", "config", "state_no", "phase", "to_move", "paused_by", "screen_owner",
+    "cover", "turns", "outcome", "points",
+)

@@ -1,0 +1,527 @@
+"""The host: an asyncio TCP server around the one authoritative table.
+
+Every person, the host's own player included, plays through a connection and the same path:
+``hello`` -> ``welcome`` + ``snapshot``, then intents in and per-seat messages out (see
+``docs/protocol.md``). The host sends each connection only what its own seat may know (the
+table's own view of that seat and its filtered events).
+
+Two ways to run it:
+
+* :class:`Host` in the foreground of an asyncio program (the headless host, ``net.cli``)::
+
+      host = Host(table, bind="0.0.0.0", port=47800)
+      await host.start(); await host.serve_forever()
+
+* :class:`HostThread` on its own thread beside the pygame loop; the local player then joins
+  through :class:`net.client.Client` over loopback with :attr:`HostThread.host_token`::
+
+      ht = HostThread(table).start()
+      me = Client(ht.local_link, name, token=ht.host_token).start()
+
+The table-facing calls are gathered in :class:`TableGlue` (one adapter over ``game.table``), so
+the network code does not depend on the table's inner workings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from net import protocol as P
+from net.codes import DEFAULT_PORT, DISCOVERY_PORT, Link, make_link, new_code, normalize_code
+from net.discovery import DiscoveryResponder, lan_address
+from net.glue import Refusal, TableGlue
+
+log = logging.getLogger("net.host")
+
+
+@dataclass
+class Limits:
+    hello_timeout: float = 5.0
+    idle_timeout: float = 20.0
+    rate: float = 40.0  # messages per second
+    burst: float = 80.0
+    flood_debt: float = 200.0  # close when this far over the bucket
+    max_bad: int = 20  # bad bodies tolerated per connection
+    max_buffer: int = 4 * 1024 * 1024  # unsent bytes before a slow reader is cut
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.t = time.monotonic()
+
+    def take(self) -> float:
+        """Spend one token; return the level after (negative: over the limit)."""
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
+        self.t = now
+        self.level -= 1
+        return self.level
+
+    def refund(self) -> None:
+        self.level += 1
+
+
+@dataclass(eq=False)
+class Conn:
+    writer: asyncio.StreamWriter
+    peer: str
+    bucket: TokenBucket
+    token: str | None = None
+    seat: int | None = None
+    name: str = ""
+    bad: int = 0
+    closed: bool = False
+    sent_bytes: int = 0
+    sent_frames: int = 0
+    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+
+
+class Host:
+    """See the module docstring. ``code`` defaults to a fresh one."""
+
+    def __init__(
+        self,
+        table: Any,
+        *,
+        bind: str = "0.0.0.0",
+        port: int = DEFAULT_PORT,
+        code: str | None = None,
+        discovery: tuple[str, int] | None = ("0.0.0.0", DISCOVERY_PORT),
+        advertise: str | None = None,
+        tick_interval: float = 0.02,
+        limits: Limits | None = None,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.glue = table if isinstance(table, TableGlue) else TableGlue(table)
+        self.bind = bind
+        self.requested_port = port
+        self.code = normalize_code(code) if code else new_code()
+        self.discovery_bind = discovery
+        self.advertise = advertise
+        self.tick_interval = tick_interval
+        self.limits = limits or Limits()
+        self.on_change = on_change
+        self.conns: set[Conn] = set()
+        self.by_token: dict[str, Conn] = {}
+        self.server: asyncio.Server | None = None
+        self.responder: DiscoveryResponder | None = None
+        self.discovery_error: str | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        self._closing = False
+        self.stats = {"accepted": 0, "refused": 0, "errors": 0, "frames_in": 0}
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return int(self.server.sockets[0].getsockname()[1])
+
+    @property
+    def address(self) -> str:
+        if self.advertise:
+            return self.advertise
+        if self.bind in ("0.0.0.0", "", "::"):
+            return lan_address()
+        return self.bind
+
+    @property
+    def link(self) -> Link:
+        return Link(self.address, self.port, self.code)
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._accept, self.bind, self.requested_port)
+        if self.discovery_bind is not None:
+            try:
+                self.responder = await DiscoveryResponder.start(
+                    self.code, self.port, bind=self.discovery_bind, host=self.address,
+                    name=self.glue.table_name())
+            except OSError as e:
+                self.discovery_error = (
+                    f"LAN discovery is off (UDP {self.discovery_bind[1]}: {e.strerror or e}); "
+                    f"join by link or address instead")
+                log.warning(self.discovery_error)
+        self.glue.set_link(make_link(self.address, self.port, self.code), self.code)
+        self._ticker = asyncio.create_task(self._tick_loop())
+
+    async def serve_forever(self) -> None:
+        assert self.server is not None
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.server.serve_forever()
+
+    async def stop(self, reason: str = "host_closing") -> None:
+        self._closing = True
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(BaseException):
+                await self._ticker
+        if self.responder is not None:
+            self.responder.close()
+        if self.server is not None:
+            self.server.close()
+        for c in list(self.conns):
+            self._send(c, {"t": "bye", "reason": reason})
+            self._close(c)
+        if self.server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.server.wait_closed(), 2)
+
+    def kill(self) -> None:
+        """Stop abruptly, like a crash: no bye, connections just reset (tests)."""
+        self._closing = True
+        if self._ticker is not None:
+            self._ticker.cancel()
+        if self.responder is not None:
+            self.responder.close()
+        if self.server is not None:
+            self.server.close()
+        for c in list(self.conns):
+            c.writer.transport.abort()
+
+    # --- ticking ---------------------------------------------------------------------------
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_interval)
+            try:
+                self.glue.tick()
+            except Exception:  # the table must not take the server down
+                log.exception("table tick failed")
+            self._flush()
+
+    # --- output ------------------------------------------------------------------------------
+
+    def _send(self, c: Conn, msg: dict[str, Any]) -> None:
+        self._send_bytes(c, P.pack(msg))
+
+    def _send_bytes(self, c: Conn, data: bytes) -> None:
+        if c.closed:
+            return
+        tr = c.writer.transport
+        if tr.is_closing():
+            return
+        tr.write(data)
+        c.sent_bytes += len(data)
+        c.sent_frames += 1
+        if tr.get_write_buffer_size() > self.limits.max_buffer:
+            log.warning("cutting slow reader %s", c.peer)
+            tr.abort()
+            c.closed = True
+
+    def _flush(self) -> None:
+        """Send every connection what the table produced for its seat since the last flush."""
+        by_seat: dict[int | None, list[Conn]] = {}
+        for c in self.by_token.values():
+            if not c.closed:
+                by_seat.setdefault(c.seat, []).append(c)
+        out = self.glue.collect(set(by_seat))
+        for seat, msgs in out.items():
+            datas = [P.pack(m) for m in msgs]
+            for c in by_seat[seat]:
+                for data in datas:
+                    self._send_bytes(c, data)
+        if out and self.on_change is not None:
+            self.on_change()
+
+    def _close(self, c: Conn) -> None:
+        if not c.closed:
+            c.closed = True
+            tr = c.writer.transport
+            if not tr.is_closing():
+                tr.close()
+
+    async def _fatal(self, c: Conn, code: str, message: str) -> None:
+        self.stats["errors"] += 1
+        self._send(c, {"t": "error", "code": code, "message": message})
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(c.writer.drain(), 1)
+        self._close(c)
+
+    def _refuse(self, c: Conn, code: str, message: str, of: str | None) -> None:
+        self.stats["refused"] += 1
+        self._send(c, {"t": "refused", "code": code, "message": message, "of": of})
+
+    # --- a connection ------------------------------------------------------------------------
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        c = Conn(writer, f"{peer[0]}:{peer[1]}" if peer else "?",
+                 TokenBucket(self.limits.rate, self.limits.burst))
+        self.conns.add(c)
+        try:
+            if await self._handshake(c, reader):
+                await self._serve(c, reader)
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("connection %s failed", c.peer)
+        finally:
+            self.conns.discard(c)
+            self._close(c)
+            if c.token is not None and self.by_token.get(c.token) is c:
+                del self.by_token[c.token]
+                if not self._closing:
+                    if not any(o.seat == c.seat for o in self.by_token.values()):
+                        self.glue.connected(c.token, False)
+                    self._flush()
+
+    async def _handshake(self, c: Conn, reader: asyncio.StreamReader) -> bool:
+        try:
+            first = await asyncio.wait_for(P.read_frame(reader), self.limits.hello_timeout)
+        except TimeoutError:
+            await self._fatal(c, "hello_timeout",
+                              f"no hello within {self.limits.hello_timeout:g} s")
+            return False
+        except P.ProtocolError as e:
+            await self._fatal(c, e.code if e.code in ("too_large", "empty") else "bad_message",
+                              e.reason)
+            return False
+        if type(first) is not dict or first.get("t") != "hello":
+            await self._fatal(c, "hello_first", "the first message must be hello")
+            return False
+        v = first.get("v")
+        if v != P.VERSION or type(v) is not int:
+            await self._fatal(
+                c, "version",
+                f"this host speaks protocol version {P.VERSION}, your program speaks version "
+                f"{v!r}: both machines need the same version of Tee Table")
+            return False
+        try:
+            hello = P.validate_client(first)
+        except P.ProtocolError as e:
+            await self._fatal(c, "bad_message", e.reason)
+            return False
+        code = hello.get("code")
+        if code is not None:
+            try:
+                ok = normalize_code(code) == self.code
+            except ValueError:
+                ok = False
+            if not ok:
+                await self._fatal(c, "wrong_code",
+                                  f"this host's table code is not {code!r}: check the code")
+                return False
+        try:
+            token = self.glue.join(hello["name"], hello.get("token"))
+        except Refusal as r:
+            await self._fatal(c, r.code, r.message)
+            return False
+        old = self.by_token.get(token)
+        if old is not None:
+            self._send(old, {"t": "bye", "reason": "replaced"})
+            self._close(old)
+        c.token, c.name = token, hello["name"]
+        c.seat = self.glue.seat_of(token)
+        self.by_token[token] = c
+        self.stats["accepted"] += 1
+        self._flush()  # others first: what happened before this connection came in
+        self.glue.connected(token, True)
+        self._send(c, {"t": "welcome", "v": P.VERSION, "token": token, "seat": c.seat,
+                       "table": self.glue.summary(token)})
+        self._send(c, self.glue.snapshot(token))
+        self._flush()
+        return True
+
+    async def _serve(self, c: Conn, reader: asyncio.StreamReader) -> None:
+        assert c.token is not None
+        while not c.closed:
+            try:
+                head = await asyncio.wait_for(reader.readexactly(P.HEADER.size),
+                                              self.limits.idle_timeout)
+            except TimeoutError:
+                await self._fatal(c, "idle",
+                                  f"nothing received for {self.limits.idle_timeout:g} s")
+                return
+            (n,) = P.HEADER.unpack(head)
+            try:
+                P.check_length(n)
+            except P.ProtocolError as e:
+                await self._fatal(c, e.code, e.reason)
+                return
+            body = await reader.readexactly(n)
+            self.stats["frames_in"] += 1
+            level = c.bucket.take()
+            if level < 0:
+                if level < -self.limits.flood_debt:
+                    await self._fatal(c, "flood", "far too many messages: disconnected")
+                    return
+                self._refuse(c, "flood", "too many messages: slow down", None)
+                continue
+            try:
+                msg = P.validate_client(P.unpack_body(body))
+            except P.ProtocolError as e:
+                c.bad += 1
+                if c.bad > self.limits.max_bad:
+                    await self._fatal(c, "bad_message", f"too many bad messages ({e.reason})")
+                    return
+                self._refuse(c, "bad_message", e.reason, None)
+                continue
+            if self.by_token.get(c.token) is not c:
+                return  # replaced by a newer connection of the same seat
+            await self._dispatch(c, msg)
+
+    async def _dispatch(self, c: Conn, msg: dict[str, Any]) -> None:
+        assert c.token is not None
+        t = msg["t"]
+        if t == "ping":
+            self._send(c, {"t": "pong", "n": msg.get("n", 0)})
+            return
+        if t == "hello":
+            self._refuse(c, "bad_message", "already joined: hello only comes first", t)
+            return
+        self._flush()  # whatever the table queued before this intent goes out first
+        try:
+            new_token = self.glue.intent(c.token, msg)
+        except Refusal as r:
+            self._refuse(c, r.code, r.message, t)
+            if r.code == "stale_state":
+                self._send(c, self.glue.snapshot(c.token))
+            self._flush()
+            return
+        if new_token is not None and new_token != c.token:  # moved to another seat
+            del self.by_token[c.token]
+            c.token, c.seat = new_token, self.glue.seat_of(new_token)
+            old = self.by_token.get(new_token)
+            if old is not None:
+                self._close(old)
+            self.by_token[new_token] = c
+            self._flush()
+            self._send(c, {"t": "welcome", "v": P.VERSION, "token": new_token, "seat": c.seat,
+                           "table": self.glue.summary(new_token)})
+            self._send(c, self.glue.snapshot(new_token))
+        self._flush()
+        if self.glue.seat_of(c.token) is None and c.token != self.glue.table.host_token:
+            # left, or handed its own seat to a CPU: this token is finished
+            self._send(c, {"t": "bye", "reason": "left"})
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(c.writer.drain(), 1)
+            if self.by_token.get(c.token) is c:
+                del self.by_token[c.token]
+            self._close(c)
+
+
+class HostThread:
+    """A :class:`Host` on its own thread with its own event loop (beside the pygame loop).
+
+    ``start()`` returns once the server listens; :attr:`port`, :attr:`code`, :attr:`link` are
+    then set. :attr:`host_token` is the token of the host's own seat, for the local client.
+    ``call(fn)`` runs ``fn(host)`` on the host thread and returns its result (thread-safe).
+    """
+
+    def __init__(self, table: Any, **host_kw: Any) -> None:
+        self._table = table
+        self._kw = host_kw
+        self.host: Host | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._started = threading.Event()
+        self._error: BaseException | None = None
+        self._stop: asyncio.Event | None = None
+
+    def start(self, timeout: float = 10.0) -> HostThread:
+        self._thread = threading.Thread(target=self._run, name="net-host", daemon=True)
+        self._thread.start()
+        if not self._started.wait(timeout):
+            raise RuntimeError("the host did not start in time")
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self.loop = loop
+        try:
+            loop.run_until_complete(self._main())
+        except BaseException as e:  # reported to start()
+            self._error = e
+        finally:
+            self._started.set()
+            loop.close()
+
+    async def _main(self) -> None:
+        self._stop = asyncio.Event()
+        self.host = Host(self._table, **self._kw)
+        try:
+            await self.host.start()
+        except BaseException as e:
+            self._error = e
+            self._started.set()
+            return
+        self._started.set()
+        await self._stop.wait()
+        await self.host.stop()
+
+    @property
+    def port(self) -> int:
+        assert self.host is not None
+        return self.host.port
+
+    @property
+    def code(self) -> str:
+        assert self.host is not None
+        return self.host.code
+
+    @property
+    def link(self) -> Link:
+        assert self.host is not None
+        return self.host.link
+
+    @property
+    def local_link(self) -> Link:
+        """Where the host's own client connects (loopback unless bound elsewhere)."""
+        assert self.host is not None
+        bind = self.host.bind
+        h = "127.0.0.1" if bind in ("0.0.0.0", "") else ("::1" if bind == "::" else bind)
+        return Link(h, self.port, self.code)
+
+    @property
+    def host_token(self) -> str:
+        return self.call(lambda h: h.glue.host_token())
+
+    def call(self, fn: Callable[[Host], Any], timeout: float = 5.0) -> Any:
+        assert self.loop is not None and self.host is not None
+        host = self.host
+
+        async def run() -> Any:
+            r = fn(host)
+            host._flush()
+            return r
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if self.loop is not None and self._stop is not None and not self.loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                self.loop.call_soon_threadsafe(self._stop.set)
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def kill(self, timeout: float = 5.0) -> None:
+        """Crash-stop (tests): connections reset, no bye."""
+        if self.loop is None or self.host is None or self.loop.is_closed():
+            return
+        host = self.host
+
+        async def k() -> None:
+            host.kill()
+            await asyncio.sleep(0)
+
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(k(), self.loop).result(timeout)
+        self.stop(timeout)

@@ -1,0 +1,153 @@
+"""Test helpers for the net tests: scripted players driving real clients, and table set-up."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from game.cpu_worker import SyncCpu
+from game.table import SeatSpec, Table
+from net.client import CONNECTED, Client
+from net.codes import Link
+from net.host import HostThread
+
+
+def fast_clock(scale: float = 50.0) -> Callable[[], float]:
+    t0 = time.monotonic()
+    return lambda: t0 + (time.monotonic() - t0) * scale
+
+
+def make_table(game: str = "layout", config: dict[str, Any] | None = None, *, seats: int = 4,
+               speed: str = "blitz", save: Path | None = None, scale: float = 50.0,
+               seed: int = 2024) -> Table:
+    if config is None:
+        config = {"seats": seats, "layout_size": 3} if game == "layout" else \
+            {"rules": "classic", "seats": seats}
+    specs = [SeatSpec("person", "Hostess")] + [SeatSpec("cpu", level="easy")
+                                                for _ in range(seats - 1)]
+    return Table.create(game, config, seed, specs, clock=fast_clock(scale), speed=speed,
+                        save_path=save, host_seat=0, cpu=SyncCpu(), fsync=False)
+
+
+class Bot:
+    """A scripted person: readies when asked, plays the first legal play on its turn."""
+
+    def __init__(self, client: Client, *, auto_play: bool = True) -> None:
+        self.c = client
+        self.auto_play = auto_play
+        self.seat: int | None = None
+        self.state_no = -1
+        self.view: dict[str, Any] | None = None
+        self.to_move: int | None = None
+        self.phase = "?"
+        self.pause: list[dict[str, Any]] = []
+        self.speed = ""
+        self.outcome: dict[str, Any] | None = None
+        self.seats: list[dict[str, Any]] = []
+        self.log: list[dict[str, Any]] = []
+        self.event_states: list[int] = []
+        self.refused: list[dict[str, Any]] = []
+        self.plays_sent: list[tuple[int, str]] = []
+        self._ready_for: Any = None
+        self._played_at = -1
+        self.snapshots = 0
+
+    @property
+    def name(self) -> str:
+        return self.c.name
+
+    def step(self) -> None:
+        for m in self.c.poll():
+            self.log.append(m)
+            self._take(m)
+        self._act()
+
+    def _take(self, m: dict[str, Any]) -> None:
+        t = m["t"]
+        if t == "welcome":
+            self.seat = m["seat"]
+        elif t == "snapshot":
+            self.snapshots += 1
+            self.seat = m["seat"]
+            self.state_no, self.view, self.phase = m["state_no"], m["view"], m["phase"]
+            self.pause, self.speed, self.seats = m["paused"], m["speed"], m["seats"]
+            self.outcome = m["outcome"]
+            self.to_move = m["table"].get("to_move")
+            self._ready_for = None
+        elif t == "events":
+            self.event_states.append(m["state_no"])
+            self.state_no, self.view = m["state_no"], m["view"]
+            self.to_move, self.outcome = m["to_move"], m["outcome"]
+        elif t == "table":
+            self.state_no, self.phase = m["state_no"], m["phase"]
+            self.to_move = m.get("to_move", self.to_move)
+            if "outcome" in m:
+                self.outcome = m["outcome"]
+        elif t == "paused":
+            self.pause = m["reasons"]
+        elif t == "resumed":
+            self.pause = []
+        elif t == "speed":
+            self.speed = m["name"]
+        elif t == "seats":
+            self.seats = m["seats"]
+        elif t == "refused":
+            self.refused.append(m)
+            if m.get("of") == "play":
+                self._played_at = -1  # try again when allowed
+
+    def must_ready(self) -> bool:
+        for r in self.pause:
+            if r["reason"] in ("ready", "joining") and self.seat in r.get("seats", ()):
+                return True
+        return False
+
+    def _act(self) -> None:
+        if self.c.status.state != CONNECTED:
+            return
+        if self.must_ready():
+            key = (self.state_no, repr(self.pause))
+            if self._ready_for != key and self.c.ready():
+                self._ready_for = key
+            return
+        if (self.auto_play and self.phase == "playing" and not self.pause
+                and self.to_move == self.seat and self.view is not None
+                and self._played_at != self.state_no and self.outcome is None):
+            legal = self.legal()
+            if legal and self.c.play(legal[0], self.state_no):
+                self._played_at = self.state_no
+                self.plays_sent.append((self.state_no, legal[0]))
+
+    def legal(self) -> list[str]:
+        assert self.view is not None
+        if "legal" in self.view:
+            return list(self.view["legal"])
+        from game.table import rules_for
+
+        rules = rules_for(self.view.get("game", "track"))
+        st = rules.determinize(self.view, 1)
+        return [str(p) for p in rules.legal_plays(st)]
+
+
+def run_until(bots: Iterable[Bot], pred: Callable[[], bool], timeout: float = 30.0,
+              what: str = "condition") -> None:
+    bots = list(bots)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for b in bots:
+            b.step()
+        if pred():
+            return
+        time.sleep(0.002)
+    states = [(b.name, b.c.status.state, b.state_no, b.phase, b.pause) for b in bots]
+    raise AssertionError(f"timed out waiting for {what}: {states}")
+
+
+def join(link: Link | str, name: str, token: str | None = None, **kw: Any) -> Bot:
+    return Bot(Client(link, name, token, **kw).start())
+
+
+def host_bot(ht: HostThread, name: str = "Hostess") -> Bot:
+    return Bot(Client(ht.local_link, name, token=ht.host_token).start())

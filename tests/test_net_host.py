@@ -1,0 +1,173 @@
+"""Host and clients over loopback: whole games, drops and rejoins, pause, speed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from game.table import Table
+from net.client import CONNECTED, DROPPED
+from net.host import HostThread
+from tests.net_bots import Bot, host_bot, join, make_table, run_until
+
+
+@pytest.fixture
+def lan() -> Iterator[tuple[Table, HostThread]]:
+    table = make_table("layout")
+    ht = HostThread(table, bind="127.0.0.1", port=0, discovery=("127.0.0.1", 0),
+                    tick_interval=0.005).start()
+    yield table, ht
+    ht.stop()
+    table.close()
+
+
+def close_all(bots: list[Bot]) -> None:
+    for b in bots:
+        b.c.close()
+
+
+def start_game(table: Table, ht: HostThread, *, guests: int = 2) -> list[Bot]:
+    """The host's player and ``guests`` joiners (the first by code, via discovery)."""
+    hb = host_bot(ht)
+    assert ht.host is not None and ht.host.responder is not None
+    bots = [hb]
+    for i in range(guests):
+        if i == 0:
+            b = join(ht.code.lower(), f"Guest{i}",
+                     discover_targets=[("127.0.0.1", ht.host.responder.port)],
+                     discover_bind="127.0.0.1")
+        else:
+            b = join(ht.link.__class__("127.0.0.1", ht.port, ht.code), f"Guest{i}")
+        bots.append(b)
+    run_until(bots, lambda: all(b.seat is not None for b in bots), what="everyone seated")
+    run_until(bots, lambda: sum(s["kind"] == "person" for s in hb.seats) == guests + 1,
+              what="host sees the people")
+    assert hb.c.start_game()
+    run_until(bots, lambda: all(b.phase == "playing" for b in bots), what="game started")
+    return bots
+
+
+def test_whole_game_with_cpus(lan: tuple[Table, HostThread]) -> None:
+    table, ht = lan
+    bots = start_game(table, ht)
+    try:
+        assert sorted(b.seat for b in bots) == [0, 1, 2]  # seat 3 stays a CPU
+        run_until(bots, lambda: all(b.outcome is not None for b in bots), timeout=60,
+                  what="game over")
+        run_until(bots, lambda: all(b.state_no == table.state_no for b in bots))
+        final = table.outcome()
+        assert final is not None and table.phase == "over"
+        for b in bots:
+            assert b.outcome == final
+            assert b.phase == "over"
+            # Every play reached every client exactly once, in order, no gaps.
+            assert b.event_states == list(range(b.event_states[0], table.state_no + 1))
+            assert b.plays_sent, f"{b.name} never played"
+            assert not [r for r in b.refused if r["code"] != "stale_state"]
+        assert table.cpu_plays > 0
+        # The log is the truth: replaying it gives the same end.
+        replayed = table.rules.replay(table.config, table.seed, table.log)
+        assert table.rules.outcome(replayed) == final
+        # Each person's plays in the log are exactly the ones its client sent.
+        for b in bots:
+            mine = [p for s, p in table.log if s == b.seat]
+            assert mine == [p for _n, p in b.plays_sent]
+    finally:
+        close_all(bots)
+
+
+def test_drop_and_rejoin_catches_up(lan: tuple[Table, HostThread]) -> None:
+    table, ht = lan
+    bots = start_game(table, ht)
+    hb, g0, g1 = bots
+    try:
+        run_until(bots, lambda: table.state_no >= 12, what="some plays")
+        token, seat = g1.c.token, g1.seat
+        g1.c.drop_connection()
+        # The others see the plate turn red (dropped), then green again on the rejoin.
+        run_until(bots, lambda: any(
+            m["t"] == "_conn" and m["state"] == DROPPED for m in g1.log), what="drop seen")
+        run_until(bots, lambda: g1.c.status.state == CONNECTED and g1.c.connects == 2,
+                  what="rejoin")
+        assert g1.c.token == token and g1.seat == seat
+        red = [m for m in hb.log if m["t"] == "seats" and not m["seats"][seat]["connected"]]
+        assert red, "the host never saw the seat drop"
+        assert red[0]["seats"][seat]["dropped_for"] is not None
+        run_until(bots, lambda: hb.seats[seat]["connected"], what="plate green again")
+        # The rejoin answered with a snapshot at the table's current state.
+        snaps = [m for m in g1.log if m["t"] == "snapshot"]
+        assert len(snaps) == 2
+        assert snaps[1]["state_no"] >= 12
+        run_until(bots, lambda: all(b.outcome is not None for b in bots), timeout=60,
+                  what="game over")
+        run_until(bots, lambda: all(b.state_no == table.state_no for b in bots))
+        assert g1.outcome == hb.outcome == table.outcome()
+    finally:
+        close_all(bots)
+
+
+def test_any_client_pauses_for_everyone(lan: tuple[Table, HostThread]) -> None:
+    table, ht = lan
+    bots = start_game(table, ht)
+    hb, g0, g1 = bots
+    try:
+        run_until(bots, lambda: table.state_no >= 6, what="some plays")
+        for b in bots:
+            b.auto_play = False
+        # Hold everyone's Ready while paused, so the test can look at the paused table.
+        held = [b for b in bots]
+        for b in held:
+            b.must_ready = lambda: False  # type: ignore[method-assign]
+        assert g0.c.pause()
+        run_until(bots, lambda: all(any(r["reason"] == "paused" for r in b.pause)
+                                    for b in bots), what="pause seen")
+        for b in bots:
+            r = next(r for r in b.pause if r["reason"] == "paused")
+            assert r["by"] == g0.seat and r["name"] == "Guest0"
+        frozen = table.state_no
+        # No play is accepted from anyone while paused.
+        for b in bots:
+            assert b.c.play("S", table.state_no)
+        run_until(bots, lambda: all(any(r["code"] == "paused" for r in b.refused)
+                                    for b in bots), what="plays refused")
+        assert table.state_no == frozen and table.paused()
+        # Ready one by one: still paused until the last.
+        for i, b in enumerate(bots):
+            assert b.c.ready()
+            if i < len(bots) - 1:
+                run_until(bots, lambda b=b: b.seat not in next(
+                    (r["seats"] for r in hb.pause if r["reason"] == "ready"), [b.seat]),
+                    what="ready counted")
+                assert table.paused() and table.state_no == frozen
+        run_until(bots, lambda: all(b.pause == [] for b in bots), what="resumed")
+        assert all(any(m["t"] == "resumed" for m in b.log) for b in bots)
+        for b in bots:
+            del b.must_ready
+            b.auto_play = True
+        run_until(bots, lambda: all(b.outcome is not None for b in bots), timeout=60,
+                  what="game over")
+        assert table.state_no > frozen
+    finally:
+        close_all(bots)
+
+
+def test_host_changes_speed_everyone_gets_it(lan: tuple[Table, HostThread]) -> None:
+    table, ht = lan
+    bots = start_game(table, ht)
+    hb, g0, g1 = bots
+    try:
+        assert all(b.speed == "blitz" for b in bots)
+        assert hb.c.set_speed("brisk")
+        run_until(bots, lambda: all(b.speed == "brisk" for b in bots), what="speed")
+        assert table.speed.name == "brisk"
+        got = [m for m in g1.log if m["t"] == "speed"]
+        assert got[-1]["info"]["scale"] == pytest.approx(0.6)
+        # A guest may not change it.
+        assert g0.c.set_speed("relaxed")
+        run_until(bots, lambda: any(r["code"] == "not_host" for r in g0.refused))
+        assert table.speed.name == "brisk"
+        assert hb.c.set_speed("blitz")
+        run_until(bots, lambda: all(b.speed == "blitz" for b in bots), what="speed back")
+    finally:
+        close_all(bots)
