@@ -884,7 +884,9 @@ def _tees_continue(s: TrackState, after: int, events: list | None) -> None:
         after = seat
 
 
-def new_game(config: Mapping[str, Any], seed: Any) -> TrackState:
+def new_game(config: Mapping[str, Any], seed: Any, events: list | None = None) -> TrackState:
+    """A fresh game; the opening deal (and tees folds, classic's first draw) are appended to
+    ``events`` when a list is given."""
     cfg = make_cfg(config)
     if not isinstance(seed, int | str) or isinstance(seed, bool):
         raise ConfigError(f"a seed must be an int or a str, not {seed!r}")
@@ -906,7 +908,7 @@ def new_game(config: Mapping[str, Any], seed: Any) -> TrackState:
     s.turn = -1
     s._legal = None
     if cfg.rules == TEES:
-        _tees_continue(s, s.dealer, None)
+        _tees_continue(s, s.dealer, events)
         return s
     pile = list(s.pile)
     hands: list[list[int]] = [[] for _ in range(n)]
@@ -916,16 +918,13 @@ def new_game(config: Mapping[str, Any], seed: Any) -> TrackState:
     s.pile = tuple(pile)
     s.hands = tuple(tuple(sorted(h)) for h in hands)
     s.turn = 0
+    if events is not None:
+        events.append({"type": "deal", "dealer": s.dealer, "round": 1,
+                       "counts": [len(h) for h in s.hands], "hands": [list(h) for h in s.hands]})
+        events.append({"type": "turn", "seat": 0})
     if cfg.rules == CLASSIC:
-        _draw(s, 0, None)
+        _draw(s, 0, events)
     return s
-
-
-def start_events(s: TrackState) -> list[dict[str, Any]]:
-    """Events describing the opening deal of a fresh game (for the client's first animation)."""
-    return [{"type": "deal", "dealer": s.dealer, "round": s.round,
-             "counts": [len(h) for h in s.hands], "hands": [list(h) for h in s.hands]},
-            {"type": "turn", "seat": s.turn}]
 
 
 def apply_play(st: TrackState, seat: int, play: Play, events: bool = True

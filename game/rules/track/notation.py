@@ -164,10 +164,11 @@ def _onoff(key: str, v: str) -> bool:
     return v == "on"
 
 
-def parse_position(text: str) -> TrackState:
+def parse_position(text: str, settle: bool = True) -> TrackState:
     """Read a one-line position. Hidden cards (other hands, the pile, the discards) are filled
     deterministically from the cards not in the mover's hand, so the mover's legal plays are
-    exact."""
+    exact. A tees mover without a legal play folds at once unless ``settle`` is false (then
+    the state is left as written, with no legal play: for tests)."""
     if not isinstance(text, str):
         raise NotationError(f"a position must be text, not {type(text).__name__}")
     f = text.split()
@@ -334,7 +335,7 @@ def parse_position(text: str) -> TrackState:
         s.winner = winners[0]
     elif turn < 0:
         raise NotationError("turn=- but no team has every peg home")
-    if turn >= 0 and cfg.rules == TEES and not gen_legal(s):
+    if settle and turn >= 0 and cfg.rules == TEES and not gen_legal(s):
         # Not reachable by play: the engine would have folded this seat. Do it now.
         cards = s.hands[turn]
         hl = list(s.hands)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from game.rules.api import GameOver, IllegalPlay, NotationError, NotYourTurn, RulesError
-from game.rules.cards import RANK_NAMES, Rng
+from game.rules.cards import RANK_NAMES, Rng, cards_text
 from game.rules.track.board import PEGS
 from game.rules.track.engine import (
     CLASSIC,
@@ -60,6 +60,12 @@ class TrackRules:
 
     def new_game(self, config: Mapping[str, Any], seed: int | str) -> TrackState:
         return new_game(config, seed)
+
+    def start(self, config: Mapping[str, Any], seed: int | str
+              ) -> tuple[TrackState, list[dict[str, Any]]]:
+        """``new_game`` plus the events of the opening deal (deal, tees folds, turn, draw)."""
+        events: list[dict[str, Any]] = []
+        return new_game(config, seed, events), events
 
     def seat_count(self, state: TrackState) -> int:
         return state.cfg.n
@@ -122,7 +128,7 @@ class TrackRules:
         hand = state.hands[seat]
         name = RANK_NAMES[rank]
         if not any(c >> 2 == rank for c in hand):
-            return f"{tok}: you hold no {name}"
+            return f"{tok}: you hold no {name} (your hand: {cards_text(hand)})"
         if cfg.rules == TEES:
             normal, last = _gen_tees(state, True)
             if any(p.token == tok for p in last):
@@ -148,7 +154,7 @@ class TrackRules:
                 return f"{tok}: colour {COLOURS[colour]} has no peg {where}"
             if kind == "o" and not (rank in (1, 11, 12, 13) if cfg.rules != TEES
                                     else rank in (1, 13)):
-                return f"{tok}: a {name} cannot bring a peg out"
+                return f"{tok}: {name} cannot bring a peg out"
             if kind == "j" and rank != 0:
                 return f"{tok}: only a joker jumps (>hole)"
             if kind == "t" and not (rank == 11 and cfg.rules == TEES):
@@ -164,10 +170,10 @@ class TrackRules:
                     rank, ("f", _FWD.get(rank, -1)))
             if (kind, n) != want:
                 if want[1] < 0:
-                    return f"{tok}: a {name} does not move a peg that way"
+                    return f"{tok}: {name} does not move a peg that way"
                 sign = "+" if want[0] == "f" else "-"
                 got = ("+" if kind == "f" else "-") + str(n)
-                return f"{tok}: a {name} moves {sign}{want[1]}, not {got}"
+                return f"{tok}: {name} moves {sign}{want[1]}, not {got}"
         if len(parts) == 2 and sum(p[3] for p in parts) != rank:
             return f"{tok}: the parts of a split {rank} must add up to {rank}"
         if cfg.rules == TEES:
