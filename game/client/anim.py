@@ -125,7 +125,7 @@ class Anim:
 
     def cue(self, at: float, sound: str) -> None:
         self._cues.append((at, sound))
-        self._cues.sort()
+        self._cues.sort(key=lambda c: c[0])  # stable: equal times keep their order
 
     def update(self, dt: float) -> tuple[float, list[str]]:
         """Advance by ``dt``; returns the time left over and the sounds that came due."""

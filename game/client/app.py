@@ -81,7 +81,10 @@ class App:
             except pygame.error:
                 pass
         self.fullscreen = False
-        return pygame.display.set_mode(size, pygame.RESIZABLE)
+        screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        if screen.get_size() != tuple(size):  # SDL keeps the fullscreen size on the first call
+            screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        return screen
 
     def set_fullscreen(self, on: bool, save: bool = True) -> None:
         if on == self.fullscreen:
@@ -89,6 +92,8 @@ class App:
         if not self.fullscreen:
             self.windowed_size = self.size
         self.screen = self._set_mode(self.windowed_size, on)
+        # the mode change reports its own size; the stale report must not resize us again
+        pygame.event.clear((pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED))
         self._relayout()
         if save:
             self.save_settings(fullscreen=self.fullscreen)

@@ -320,7 +320,8 @@ class SettingsScene(Scene):
         super().__init__(app)
         s = app.settings
         self.error: str | None = None
-        self.name_input = TextInput("Name", s.name, 24, self._name)
+        self.name_input = TextInput("Name", s.name, 24, self._name,
+                                    lambda _t: self._save_name())
         colours = [(None, "No preference"), *zip(COLOUR_KEYS, theme.SEAT_COLOUR_NAMES,
                                                  strict=True)]
         self.colour = Choice("Colour", colours, s.colour, self._colour,
@@ -341,10 +342,17 @@ class SettingsScene(Scene):
         self.error = self.app.save_settings(**changes)
 
     def _name(self, text: str) -> None:
-        if text.strip():
-            self._save(name=text.strip())
-        else:
-            self.error = "Your name cannot be empty."
+        self.error = None if text.strip() else "Your name cannot be empty."
+
+    def _save_name(self) -> None:
+        """Keep the typed name (on Enter and when leaving the screen); an empty name is not
+        saved."""
+        name = self.name_input.text.strip()
+        if name and name != self.app.settings.name:
+            self._save(name=name)
+
+    def leave(self) -> None:
+        self._save_name()
 
     def _colour(self, value: Any) -> None:
         self._save(colour=value)
@@ -468,7 +476,8 @@ class RulesScene(Scene):
         inner = self.text_rect.w - self.px(40)
         for raw in rules_text.paragraphs(self.page.value):
             if raw.startswith("# "):
-                out.append((raw[2:], True, int(px * 1.15)))
+                hp = int(px * 1.15)
+                out += [(line, True, hp) for line in a.wrap(raw[2:], hp, inner)]
                 continue
             bullet = raw.startswith("- ")
             text = raw[2:] if bullet else raw

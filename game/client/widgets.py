@@ -428,7 +428,7 @@ class ListBox(Widget):
         pygame.draw.rect(surf, (8, 12, 28), self.rect, border_radius=8)
         edge = theme.FOCUS if self.focused else theme.BG2
         pygame.draw.rect(surf, edge, self.rect, 2, border_radius=8)
-        px = max(12, int(self.row_h * 0.62))
+        px = max(12, int(self.row_h * 0.7))
         cols = self.widths or [1.0]
         inner = self.rect.inflate(-16, 0)
 

@@ -1,0 +1,65 @@
+"""Helpers for driving the real client loop with synthetic events (tests, screenshots, bench).
+
+Everything goes through ``pygame.event.post`` and :meth:`App.frame`, exactly like a person's
+input would: nothing calls a widget directly.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+
+from game.client.app import App
+from game.store import Store
+
+
+def make_app(data: str | Path, size: tuple[int, int] = (1280, 720)) -> App:
+    """An app on the title screen with its settings and records in ``data``."""
+    app = App(size, fullscreen=False, store=Store(data))
+    pygame.event.clear()
+    return app
+
+
+def frames(app: App, n: int = 1, dt: float = 1 / 60) -> None:
+    for _ in range(n):
+        app.frame(dt)
+
+
+def key(app: App, k: int, mod: int = 0, unicode: str = "", n: int = 1) -> None:
+    """Press (and release) key ``k``; one frame runs after it."""
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode,
+                                         scancode=0))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode=unicode,
+                                         scancode=0))
+    frames(app, n)
+
+
+def type_text(app: App, text: str) -> None:
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
+    frames(app)
+
+
+def move(app: App, pos: tuple[int, int]) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0,
+                                                                                      0, 0)))
+    frames(app)
+
+
+def click(app: App, pos: tuple[int, int] | tuple[float, float], button: int = 1) -> None:
+    """Move to ``pos``, press and release there; one frame after the move, one after the
+    click."""
+    p = (int(pos[0]), int(pos[1]))
+    move(app, p)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=p, button=button))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=p, button=button))
+    frames(app)
+
+
+def resize(app: App, w: int, h: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=w, h=h, size=(w, h)))
+    frames(app)

@@ -1,0 +1,143 @@
+"""The animation clock, tweens and the event timeline (no pygame, no wall clock)."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.client.anim import (
+    CardFlight,
+    Group,
+    PegFlight,
+    PegWalk,
+    TableClock,
+    Timeline,
+    Tween,
+    Wait,
+    ease_in_out,
+)
+
+
+def test_clock_stops_when_paused_and_runs_at_the_table_speed() -> None:
+    c = TableClock()
+    assert c.tick(0.5) == 0.5
+    c.paused = True
+    assert c.tick(0.5) == 0.0
+    assert c.time == 0.5
+    c.paused = False
+    c.set_speed("blitz")
+    assert c.tick(0.5) == pytest.approx(1.5)
+    c.set_speed(2.0)
+    assert c.tick(0.25) == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="unknown table speed"):
+        c.set_speed("warp")
+    with pytest.raises(ValueError):
+        c.set_speed(0)
+    assert c.speed == 2.0  # a refused change changes nothing
+
+
+def test_tween_eases_and_reports_overshoot() -> None:
+    t = Tween(10.0, 20.0, 1.0)
+    assert t.value == 10.0
+    assert t.update(0.5) == 0.0
+    assert t.value == pytest.approx(15.0)  # smoothstep is symmetric: half way at half time
+    assert t.update(0.75) == pytest.approx(0.25)
+    assert t.done and t.value == 20.0
+    assert ease_in_out(0.25) < 0.25 < 0.75 < ease_in_out(0.75)
+
+
+def test_peg_walk_visits_every_hole_with_a_step_sound_each() -> None:
+    pts = [(0.0, 0.0), (10.0, 0.0), (20.0, 0.0), (30.0, 5.0)]
+    w = PegWalk("p", pts, step_time=0.1, end_sound="home")
+    assert w.duration == pytest.approx(0.3)
+    sounds: list[str] = []
+    seen = []
+    for _ in range(3):
+        _, due = w.update(0.1)
+        sounds += due
+        seen.append(w.pegs()["p"][0])
+    assert seen[0] == pytest.approx((10.0, 0.0))
+    assert seen[1] == pytest.approx((20.0, 0.0))
+    assert seen[2] == pytest.approx((30.0, 5.0))
+    assert sounds == ["step", "step", "step", "home"]
+    assert w.done
+    # half-way between two holes the peg is between them and hops
+    w2 = PegWalk("p", pts, step_time=0.1)
+    w2.update(0.05)
+    (x, _y), hop = w2.position()
+    assert 0 < x < 10 and hop > 0.2
+
+
+def test_queued_pegs_stay_pinned_where_they_started() -> None:
+    tl = Timeline()
+    tl.push(PegWalk("a", [(0, 0), (1, 0), (2, 0)], step_time=1.0))
+    tl.push(PegFlight("b", (50, 50), (90, 90), duration=1.0))
+    tl.push(PegWalk("a", [(2, 0), (3, 0)], step_time=1.0))
+    where, lift = tl.pegs()
+    assert where["a"] == (0, 0) and where["b"] == (50, 50)
+    tl.update(1.0)
+    where, _ = tl.pegs()
+    assert where["a"] == pytest.approx((1, 0)) and where["b"] == (50, 50)
+    tl.update(1.5)  # walk a done, flight b half way
+    where, lift = tl.pegs()
+    assert where["a"] == (2, 0)  # pinned by its next walk
+    assert where["b"] == pytest.approx((70, 70)) and lift["b"] == pytest.approx(1.0)
+    tl.update(10.0)
+    assert tl.idle and tl.pegs() == ({}, {})
+    assert tl.played == 3
+
+
+def test_sounds_come_in_order_across_animations() -> None:
+    tl = Timeline()
+    tl.push(CardFlight("card_AS", (0, 0), (100, 0), 40, duration=0.2))
+    tl.push(PegFlight("x", (0, 0), (1, 1), duration=0.2))
+    tl.push(Wait(0.1))
+    assert tl.update(1.0) == ["play", "bump"]
+    assert tl.idle
+
+
+def test_backlog_catches_up() -> None:
+    def run(n: int) -> float:
+        tl = Timeline(backlog=3)
+        for i in range(n):
+            tl.push(PegWalk(i, [(0, 0), (1, 0), (2, 0), (3, 0)], step_time=0.1))
+        t = 0.0
+        while not tl.idle:
+            tl.update(1 / 60)
+            t += 1 / 60
+            assert t < 60
+        return t
+
+    assert run(3) == pytest.approx(0.9, abs=0.05)  # no backlog: real time
+    long = run(30)
+    assert long < 30 * 0.3 / 3  # thirty moves play in well under a third of their time
+    tl = Timeline(backlog=3, max_rate=8)
+    for _i in range(100):
+        tl.push(Wait(1.0))
+    assert tl.rate == 8.0
+
+
+def test_paused_clock_freezes_the_timeline() -> None:
+    clock = TableClock()
+    tl = Timeline()
+    tl.push(PegWalk("a", [(0, 0), (10, 0)], step_time=1.0))
+    tl.update(clock.tick(0.5))
+    before = tl.pegs()[0]["a"]
+    clock.paused = True
+    for _ in range(100):
+        tl.update(clock.tick(1 / 60))
+    assert tl.pegs()[0]["a"] == before
+    clock.paused = False
+    tl.update(clock.tick(0.5))
+    assert tl.idle
+
+
+def test_group_plays_parts_together_and_card_flights_draw() -> None:
+    g = Group([PegWalk("a", [(0, 0), (1, 0)], step_time=0.5),
+               CardFlight("card_KH", (0, 0), (10, 10), 20, 40, duration=1.0, sound=None)])
+    assert g.duration == 1.0
+    g.update(0.5)
+    assert g.pegs()["a"][0] == pytest.approx((1, 0))
+    (card,) = g.cards()
+    assert card.sprite == "card_KH" and 20 < card.width < 40
+    g.update(0.5)
+    assert g.done and g.cards()[0].pos == pytest.approx((10, 10))
