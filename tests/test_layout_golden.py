@@ -383,3 +383,33 @@ def test_a_one_place_layout_filled_by_a_wild_wins_the_game_without_a_choice() ->
         "discarded seat=0 card=7S reason=complete", "completed seat=0 last_chance=0",
         "hand_won hand=1 winners=0 sizes=0,10 leader=0", "game_won winners=0",
     ]
+
+
+def test_last_chance_turn_passes_when_the_lone_discard_is_dead() -> None:
+    # Seat 0 (size 2, natural Ace) draws the last stock card 2C: 2C -> place 2 (hides 7S),
+    # complete; 7S is the lone discard. Seat 1's one last turn: its place 7 holds 7H, so 7S is
+    # dead for it and the stock is empty: the turn passes and the hand ends.
+    start = pos(lastchance=1, sizes="2,10", p0="AD,?7S",
+                p1="?AS,?2S,?3S,?4S,?5S,?6D,7H,?8S,?9D,?TD", stock="2C")
+    st, ev = RULES.apply(parse_position(start), 0, "S")
+    texts = [event_text(e) for e in ev]
+    assert texts[:9] == [
+        "drawn seat=0 source=stock card=2C",
+        "placed seat=0 place=2 card=2C", "revealed seat=0 place=2 card=7S",
+        "discarded seat=0 card=7S reason=complete", "completed seat=0 last_chance=1",
+        "turn seat=1", "passed seat=1",
+        "hand_won hand=1 winners=0 sizes=1,10 leader=0",
+        "dealt hand=2 sizes=1,10 leader=0 stock=41 upcard=-",
+    ]
+    assert texts[9:] == ["turn seat=0"]
+    # The same, but seat 1's place 7 is face down: 7S is live and D is its only play.
+    live = start.replace("?6D,7H,", "?6D,?7H,")
+    st, ev = RULES.apply(parse_position(live), 0, "S")
+    assert [event_text(e) for e in ev][-1] == "turn seat=1"
+    assert [str(p) for p in RULES.legal_plays(st)] == ["D"] and st.lc_left == [1]
+    st, ev = RULES.apply(st, 1, "D")  # 7S -> place 7 (hides 7H) -> filled -> last turn over
+    assert [event_text(e) for e in ev][:5] == [
+        "drawn seat=1 source=discard card=7S", "placed seat=1 place=7 card=7S",
+        "revealed seat=1 place=7 card=7H", "discarded seat=1 card=7H reason=filled",
+        "hand_won hand=1 winners=0 sizes=1,10 leader=0",
+    ]
