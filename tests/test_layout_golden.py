@@ -413,3 +413,50 @@ def test_last_chance_turn_passes_when_the_lone_discard_is_dead() -> None:
         "revealed seat=1 place=7 card=7H", "discarded seat=1 card=7H reason=filled",
         "hand_won hand=1 winners=0 sizes=1,10 leader=0",
     ]
+
+
+def test_two_seats_complete_in_a_last_chance_round_the_first_leads_next() -> None:
+    # Seat 1 (size 2) completes first with 2C (place 2 hides 5D); seat 2 passes its turn with
+    # a Queen; seat 0 (size 3) completes with 3H (place 3 hides 9C). Both drop a place; seat 1,
+    # the first to complete, leads the next hand.
+    start = pos(seats=3, lastchance=1, sizes="3,2,10", turn=1, leader=2, p0="AH,2H,?9C",
+                p1="AD,?5D", p2="?5S,?6S,?7S,?8S,?TD,?6H,?9S,?8D,?TC,?QC",
+                stock="KD,3H,QH,2C")
+    st = parse_position(start)
+    st, ev = RULES.apply(st, 1, "S")
+    assert [event_text(e) for e in ev][-3:] == [
+        "discarded seat=1 card=5D reason=complete", "completed seat=1 last_chance=1",
+        "turn seat=2",
+    ]
+    st, ev = RULES.apply(st, 2, "S")
+    assert [event_text(e) for e in ev] == [
+        "drawn seat=2 source=stock card=QH", "discarded seat=2 card=QH reason=stopper",
+        "turn seat=0",
+    ]
+    st, ev = RULES.apply(st, 0, "S")
+    texts = [event_text(e) for e in ev]
+    assert texts[:6] == [
+        "drawn seat=0 source=stock card=3H",
+        "placed seat=0 place=3 card=3H", "revealed seat=0 place=3 card=9C",
+        "discarded seat=0 card=9C reason=complete", "completed seat=0 last_chance=1",
+        "hand_won hand=1 winners=1,0 sizes=2,1,10 leader=1",
+    ]
+    assert texts[6].startswith("dealt hand=2 sizes=2,1,10 leader=1 ")
+    assert texts[7:] == ["turn seat=1"]
+
+
+def test_a_number_is_live_where_a_wild_card_lies_even_from_an_exhausted_pile() -> None:
+    # Seat 1 draws the last stock card 6C, dead for it (place 6 natural). For seat 0, place 6
+    # holds a Jack: 6C is live, so D is seat 0's only play, and it takes the Jack back.
+    p0 = "?7H,2H,?5C,?KC,?9C,JC,?QD,?8C,?KH,?3C"
+    p1 = "?AS,?2S,?3S,?4S,?5S,6D,?7S,?8S,?9D,?TD"
+    st = parse_position(pos(turn=1, p0=p0, p1=p1, stock="6C"))
+    st, _ = RULES.apply(st, 1, "S")
+    assert [str(p) for p in RULES.legal_plays(st)] == ["D"]
+    st, ev = RULES.apply(st, 0, "D")
+    assert [event_text(e) for e in ev] == [
+        "drawn seat=0 source=discard card=6C",
+        "placed seat=0 place=6 card=6C", "wild_displaced seat=0 place=6 card=JC",
+    ]
+    assert [str(p) for p in RULES.legal_plays(st)] == ["W1", "W3", "W4", "W5", "W7", "W8",
+                                                        "W9", "W10"]

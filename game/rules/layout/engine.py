@@ -351,9 +351,8 @@ def resolve(st: State, c: int, ev: list[Event] | None) -> None:
             if ev is not None:
                 ev.append({"type": "placed", "seat": s, "place": r, "card": c})
                 ev.append({"type": "wild_displaced", "seat": s, "place": r, "card": v})
-            if down[s] == 0:
-                complete(st, v, ev)
-                return
+            # (no completion check: taking back a wild card leaves the face-down count as it
+            # was, and that was not zero at the start of the turn)
             c = v
             continue
         reason = "filled"
