@@ -124,7 +124,7 @@ def test_new_table_choices_follow_the_spec_table(app: App) -> None:
     assert s.seats.value == 8
     assert [v for v, _ in s.teams.options] == [2, 4]
     s.mode.step(1)
-    assert s.mode.value == "head_to_head" and [v for v, _ in s.seats.options] == [2]
+    assert s.mode.value == "h2h" and [v for v, _ in s.seats.options] == [2]
     s.mode.step(1)
     assert s.mode.value == "ffa" and [v for v, _ in s.seats.options] == [3, 4, 5, 6, 7, 8]
     assert not s.teams.visible and "teams" not in s.config()

@@ -43,7 +43,8 @@ PEG_COLOURS: tuple[tuple[int, int, int], ...] = (
     (200, 110, 190),  # purple
     (235, 235, 235),  # white
 )
-SYMBOLS = ("circle", "square", "triangle", "diamond", "star", "cross", "hexagon", "ring")
+SYMBOLS = ("circle", "square", "triangle", "diamond", "star", "cross", "hexagon", "ring",
+           "moon")
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 RED = (205, 30, 45)
@@ -148,6 +149,14 @@ def draw_symbol(name: str, size: int = 48) -> pygame.Surface:
     if name == "circle":
         pygame.draw.circle(s, outline, (c, c), r + 3)
         pygame.draw.circle(s, white, (c, c), r - 1)
+    elif name == "moon":
+        pygame.draw.circle(s, outline, (c, c), r + 3)
+        pygame.draw.circle(s, white, (c, c), r - 1)
+        bite = _surface(size, size)
+        pygame.draw.circle(bite, (0, 0, 0, 255), (c + r * 0.45, c - r * 0.3), r * 0.78)
+        s.blit(bite, (0, 0), special_flags=pygame.BLEND_RGBA_SUB)
+        pygame.draw.circle(s, outline, (c + r * 0.45, c - r * 0.3), r * 0.78 + 2, 3)
+        s.blit(bite, (0, 0), special_flags=pygame.BLEND_RGBA_SUB)
     elif name == "ring":
         pygame.draw.circle(s, outline, (c, c), r + 3)
         pygame.draw.circle(s, white, (c, c), r - 1)

@@ -20,6 +20,7 @@ import os
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -61,6 +62,9 @@ class App:
         self.frames = 0
         self.first_frame_at: float | None = None
         self._backdrop: pygame.Surface | None = None
+        #: Tests set this to a number: tables then run on frame time (``dt`` per frame)
+        #: instead of the wall clock, so a whole game plays in a few seconds.
+        self.virtual_time: float | None = None
         pygame.key.set_repeat(350, 40)
         if title_screen:
             from game.client.screens import TitleScene
@@ -177,6 +181,43 @@ class App:
         if self.scenes:
             self.scenes[-1].enter()
 
+    # tables --------------------------------------------------------------------
+    def make_cpu(self) -> Any:
+        """The CPU runner of a new table: a worker process, so thinking never stalls a frame
+        (tests replace this with ``game.cpu_worker.SyncCpu``)."""
+        from game.cpu_worker import ProcessCpu
+
+        return ProcessCpu()
+
+    def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
+        """Open a table from the New table screen; returns an error text or None."""
+        from game.client.lobby import LobbyScene
+        from game.client.session import LocalSession
+        from game.client.table_scene import open_table
+        from game.rules.api import RulesError
+        from game.table import TableError
+
+        game = str(config.get("game", "track"))
+        try:
+            session = LocalSession(game, config, speed=speed, cpu=self.make_cpu(),
+                                   clock=self.table_clock)
+        except (RulesError, TableError, ValueError) as e:
+            return str(e)
+        if kind == "solo":
+            r = session.sit(0, self.settings.name)
+            if r.ok:
+                r = session.start()
+            if not r.ok:
+                session.close()
+                return r.message
+            self.push(open_table(self, session))
+            return None
+        lobby = LobbyScene(self, session, kind)
+        self.push(lobby)
+        if kind == "host":
+            lobby.error = "LAN hosting is not wired into the client yet: this table is local."
+        return None
+
     def quit(self) -> None:
         self.running = False
 
@@ -204,8 +245,14 @@ class App:
         if not self.scenes:
             self.screen.fill(theme.BG)
 
+    def table_clock(self) -> float:
+        """The clock tables run on: the wall clock, or frame time in tests."""
+        return time.monotonic() if self.virtual_time is None else self.virtual_time
+
     def frame(self, dt: float = 1 / FPS) -> None:
         """One turn of the loop: events, update, draw, flip."""
+        if self.virtual_time is not None:
+            self.virtual_time += dt
         for ev in pygame.event.get():
             self.handle(ev)
             if not self.running:

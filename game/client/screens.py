@@ -90,7 +90,7 @@ class TitleScene(Scene):
 
 # ---------------------------------------------------------------------------- new table
 TRACK_RULES = (("tees", "Tees"), ("classic", "Classic"), ("team", "Team"))
-MODE_TEXT = {"teams": "Teams", "head_to_head": "Head to head", "ffa": "Free-for-all",
+MODE_TEXT = {"teams": "Teams", "h2h": "Head to head", "ffa": "Free-for-all",
              "solo": "Solo"}
 
 
@@ -98,13 +98,13 @@ def track_modes(rules: str) -> list[str]:
     """Modes a rule set offers (spec track.md section 2)."""
     if rules == "tees":
         return ["teams"]
-    return ["teams", "head_to_head", "ffa", "solo"]
+    return ["teams", "h2h", "ffa", "solo"]
 
 
 def track_seat_options(rules: str, mode: str) -> list[int]:
     if mode == "solo":
         return [1] if rules != "tees" else []
-    if mode == "head_to_head":
+    if mode == "h2h":
         return [2] if rules != "tees" else []
     if mode == "ffa":
         return list(range(3, 9)) if rules != "tees" else []

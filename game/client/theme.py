@@ -27,7 +27,8 @@ SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
     (235, 235, 235),
 )
 SEAT_COLOUR_NAMES = ("Red", "Blue", "Yellow", "Green", "Orange", "Sky", "Purple", "White")
-SYMBOLS = ("circle", "square", "triangle", "diamond", "star", "cross", "hexagon", "ring")
+SYMBOLS = ("circle", "square", "triangle", "diamond", "star", "cross", "hexagon", "ring",
+           "moon")
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"

@@ -1,0 +1,204 @@
+"""The lobby: seats drawn as the board's colours; tap a colour to sit there (tap again to stand
+up; tap more colours for a hot-seat game), set each CPU's difficulty right there, see the team
+symbols, then Start.
+
+Keys: Left / Right pick a seat, Enter / Space sits or stands, 1 / 2 / 3 set the picked CPU's
+level to Easy / Tricky / Nasty, S starts, Esc goes back.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from game.client import theme
+from game.client.scene import Scene
+from game.client.widgets import Button
+
+if TYPE_CHECKING:
+    from game.client.app import App
+    from game.client.session import LocalSession
+
+LEVELS = ("easy", "tricky", "nasty")
+LEVEL_TEXT = {"easy": "Easy", "tricky": "Tricky", "nasty": "Nasty"}
+
+
+def describe(config: dict[str, Any], game: str) -> str:
+    if game == "layout":
+        opts = [f"{config.get('seats')} players", "Kings wild" if config.get("wild") == "K"
+                else "Jacks wild"]
+        if config.get("last_chance"):
+            opts.append("last chance")
+        if config.get("upcard"):
+            opts.append("upcard")
+        if config.get("layout_size", 10) != 10:
+            opts.append(f"layout of {config.get('layout_size')}")
+        return "Trash: " + ", ".join(opts)
+    mode = {"teams": f"{config.get('teams')} teams", "h2h": "head to head",
+            "ffa": "free-for-all", "solo": "solo"}.get(str(config.get("mode")), "")
+    return f"{str(config.get('rules', '')).capitalize()}: {config.get('seats')} seats, {mode}"
+
+
+class LobbyScene(Scene):
+    name = "lobby"
+    title = "The table"
+
+    def __init__(self, app: App, session: LocalSession, kind: str = "local") -> None:
+        super().__init__(app)
+        self.session = session
+        self.kind = kind
+        self.pick = 0
+        self.error: str | None = None
+        self.seat_rects: list[pygame.Rect] = []
+        self.level_rects: list[list[pygame.Rect]] = []
+        self.start_button = Button("Start", self.start, hotkey=pygame.K_s)
+        self.back_button = Button("Back", self.back)
+        self.form.add(self.start_button)
+        self.form.add(self.back_button)
+        self.form.focus(None)
+        # the person sits at their preferred colour, else the first seat
+        if not session.local_seats:
+            pref = app.settings.colour
+            names = [n.lower() for n in theme.SEAT_COLOUR_NAMES]
+            want = names.index(pref) if pref in names else 0
+            seat = want if want < len(session.seats) else 0
+            session.sit(seat, app.settings.name)
+            self.pick = seat
+
+    def colour_of(self, seat: int) -> int:
+        return seat % 8
+
+    def layout(self, w: int, h: int) -> None:
+        n = len(self.session.seats)
+        cols = n if n <= 4 else (n + 1) // 2
+        rows = 1 if n <= 4 else 2
+        cw = min(self.px(250), int(w * 0.92) // cols)
+        ch = min(self.px(210), int(h * 0.62) // rows)
+        x0 = (w - cw * cols) // 2
+        y0 = self.px(120)
+        self.seat_rects = []
+        self.level_rects = []
+        for i in range(n):
+            r, c = divmod(i, cols)
+            cell = pygame.Rect(x0 + c * cw, y0 + r * ch, cw, ch).inflate(-self.px(12),
+                                                                        -self.px(12))
+            self.seat_rects.append(cell)
+            lw = (cell.w - self.px(16)) // 3
+            ly = cell.bottom - self.px(44)
+            self.level_rects.append([pygame.Rect(cell.x + self.px(8) + k * lw, ly, lw - 4,
+                                                 self.px(36)) for k in range(3)])
+        bw = self.px(240)
+        by = h - self.px(90)
+        self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
+        self.start_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
+
+    # intents -----------------------------------------------------------------
+    def toggle(self, seat: int) -> None:
+        s = self.session.seats[seat]
+        if s["kind"] == "person" and s["local"]:
+            r = self.session.leave(seat)
+        else:
+            mine = len(self.session.local_seats)
+            name = self.app.settings.name if mine == 0 else f"Player {mine + 1}"
+            r = self.session.sit(seat, name)
+        self.error = None if r.ok else r.message
+        self.app.sound("click")
+
+    def set_level(self, seat: int, level: str) -> None:
+        r = self.session.set_cpu(seat, level)
+        self.error = None if r.ok else r.message
+        self.app.sound("click")
+
+    def start(self) -> None:
+        if not self.session.local_seats:
+            self.error = "Tap a colour to sit there first."
+            return
+        r = self.session.start()
+        if not r.ok:
+            self.error = r.message
+            return
+        from game.client.table_scene import open_table
+
+        self.app.replace(open_table(self.app, self.session))
+
+    def back(self) -> None:
+        self.session.close()
+        self.app.pop()
+
+    # events ------------------------------------------------------------------
+    def handle(self, ev: pygame.event.Event) -> None:
+        if self.form.handle(ev):
+            return
+        n = len(self.session.seats)
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            for i, rects in enumerate(self.level_rects):
+                if self.session.seats[i]["kind"] == "cpu":
+                    for k, r in enumerate(rects):
+                        if r.collidepoint(ev.pos):
+                            self.pick = i
+                            self.set_level(i, LEVELS[k])
+                            return
+            for i, r in enumerate(self.seat_rects):
+                if r.collidepoint(ev.pos):
+                    self.pick = i
+                    self.toggle(i)
+                    return
+        elif ev.type == pygame.KEYDOWN:
+            if ev.key in (pygame.K_LEFT, pygame.K_RIGHT):
+                self.form.focus(None)
+                self.pick = (self.pick + (1 if ev.key == pygame.K_RIGHT else -1)) % n
+            elif ev.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
+                self.toggle(self.pick)
+            elif ev.key in (pygame.K_1, pygame.K_2, pygame.K_3):
+                if self.session.seats[self.pick]["kind"] == "cpu":
+                    self.set_level(self.pick, LEVELS[ev.key - pygame.K_1])
+            elif ev.key == pygame.K_ESCAPE:
+                self.back()
+
+    # drawing -----------------------------------------------------------------
+    def draw(self, surf: pygame.Surface) -> None:
+        super().draw(surf)
+        a = self.app.assets
+        w, _h = surf.get_size()
+        sub = a.text(describe(self.session.config, self.session.game), self.px(26),
+                     theme.TEXT_DIM)
+        surf.blit(sub, sub.get_rect(center=(w // 2, self.px(92))))
+        for i, s in enumerate(self.session.seats):
+            cell = self.seat_rects[i]
+            colour = theme.seat_colour(self.colour_of(i))
+            surf.blit(a.nine_slice("panel", cell.size, 14), cell)
+            if i == self.pick and self.form.focused is None:
+                pygame.draw.rect(surf, theme.FOCUS, cell.inflate(6, 6), 3, border_radius=16)
+            d = min(cell.w // 3, cell.h // 3)
+            c = (cell.centerx, cell.y + self.px(14) + d // 2)
+            mine = s["kind"] == "person" and s["local"]
+            if mine:
+                pygame.draw.circle(surf, theme.GOOD, c, d // 2 + self.px(7), self.px(4))
+            surf.blit(a.scaled(f"peg_{self.colour_of(i)}", (d, d)), (c[0] - d // 2,
+                                                                     c[1] - d // 2))
+            if s.get("symbol") and self.session.config.get("mode") == "teams":
+                sd = d // 2
+                sym = s["symbol"] if s["symbol"] in theme.SYMBOLS else "ring"
+                surf.blit(a.scaled(f"sym_{sym}", (sd, sd)), (c[0] - sd // 2, c[1] - sd // 2))
+            label = s["name"] if s["kind"] == "person" else "CPU"
+            t = a.fit_text(label, self.px(26), colour if not mine else theme.TEXT, cell.w - 12)
+            surf.blit(t, t.get_rect(center=(cell.centerx, c[1] + d // 2 + self.px(18))))
+            if s["kind"] == "cpu":
+                for k, r in enumerate(self.level_rects[i]):
+                    on = s["level"] == LEVELS[k]
+                    pygame.draw.rect(surf, theme.ACCENT if on else theme.BG2, r,
+                                     border_radius=8)
+                    lt = a.fit_text(LEVEL_TEXT[LEVELS[k]], self.px(20),
+                                    (40, 20, 0) if on else theme.TEXT, r.w - 4)
+                    surf.blit(lt, lt.get_rect(center=r.center))
+            else:
+                hint = "You" if mine else "Remote"
+                ht = a.text(hint + " - tap to stand up" if mine else hint, self.px(18),
+                            theme.TEXT_DIM)
+                surf.blit(ht, ht.get_rect(center=(cell.centerx, self.level_rects[i][0].centery)))
+        y = self.start_button.rect.y - self.px(30)
+        msg = self.error or "Tap a colour to sit there; tap more colours for a hot-seat game."
+        t = a.fit_text(msg, self.px(22), theme.BAD if self.error else theme.TEXT_DIM,
+                       int(w * 0.9))
+        surf.blit(t, t.get_rect(center=(w // 2, y)))

@@ -1,0 +1,850 @@
+"""The track game's table: the board, the hand, the pile, whose turn, the moves list, pause,
+ADMIN, hot-seat cover, results; animations played from the table's events.
+
+Controls (spec table.md section 7): pick a card (click, or keys 1-6), then a highlighted peg,
+then a highlighted hole (each tagged with its count, +3 ahead, -6 back). Choosing a hole short
+of a 7 or 9 starts a split: the board then asks for the second peg and its remainder. The moves
+list beside the board chooses a play by name (click, or select and Enter). H shows the hint,
+D discards the picked card (when discarding is the play), U undoes the choice in progress (in
+solo with nothing chosen, it takes back the last turn), Esc clears the choice (with nothing
+chosen it pauses). Nothing is sent to the table until a play is complete.
+
+The model jumps to the newest view; the animation timeline plays the events on top of it at
+the table speed and stops while the table is paused.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from game.client import theme
+from game.client.anim import CardFlight, Group, PegFlight, PegWalk, TableClock, Timeline, Wait
+from game.client.board import (
+    BoardGeometry,
+    BoardLook,
+    BoardRenderer,
+    Highlight,
+    Hole,
+    PegDraw,
+    home,
+    ring,
+    start,
+)
+from game.client.scene import Scene
+from game.client.widgets import Button, Choice, ListBox
+from game.rules.track import RULES as TRACK
+from game.rules.track.engine import loc_event
+from game.table import event_duration
+
+if TYPE_CHECKING:
+    from game.client.app import App
+    from game.client.session import LocalSession
+
+COLOUR_LETTERS = "abcdefgh"
+
+
+def open_table(app: App, session: LocalSession) -> Scene:
+    """The table scene for the session's game."""
+    if session.game == "layout":
+        from game.client.layout_scene import LayoutTableScene
+
+        return LayoutTableScene(app, session)
+    return TrackTableScene(app, session)
+
+
+def hole_of(colour: int, peg: int, loc: Any) -> Hole:
+    """A view/event location (``"s"``, ring int, ``"h3"``) of peg ``peg`` of ``colour``."""
+    if loc == "s":
+        return start(colour, peg)
+    if isinstance(loc, str) and loc.startswith("h"):
+        return home(colour, int(loc[1:]))
+    return ring(int(loc))
+
+
+_PEG = re.compile(r"([a-h])(s|h[1-5]|\d+)")
+_CARD_NAMES = {"JK": "Joker", "A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
+
+
+def describe_token(tok: str) -> str:
+    """``7:a12+3,b40+4`` -> ``7: Red 12 +3, then Blue 40 +4`` (colour names, places spelled)."""
+    card, _, rest = tok.partition(":")
+    if rest == "x":
+        return f"{_CARD_NAMES.get(card, card)}: discard"
+
+    def peg(m: re.Match[str]) -> str:
+        colour = theme.SEAT_COLOUR_NAMES[COLOUR_LETTERS.index(m.group(1))]
+        place = m.group(2)
+        place = "start" if place == "s" else (f"home {place[1]}" if place[0] == "h" else place)
+        return f"{colour} {place}"
+
+    parts = []
+    for part in rest.split(","):
+        out = re.fullmatch(r"([a-h])s", part)
+        if out:
+            parts.append(f"bring a {theme.SEAT_COLOUR_NAMES[COLOUR_LETTERS.index(part[0])]} "
+                         "peg out")
+            continue
+        text = _PEG.sub(peg, part, count=1)
+        text = text.replace("x", " swaps with ", 1).replace(">", " jumps to ", 1)
+        text = re.sub(r"([+-]\d+)h$", r"\1 home", text)
+        text = re.sub(r"(\d)([+-])", r"\1 \2", text)
+        parts.append(text)
+    return f"{_CARD_NAMES.get(card, card)}: " + ", then ".join(parts)
+
+
+def seat_label(seat: dict[str, Any]) -> str:
+    """A seat's name for people: the person's name, or ``Blue CPU`` (CPUs by colour)."""
+    if seat["kind"] == "person":
+        return str(seat["name"])
+    return f"{theme.SEAT_COLOUR_NAMES[seat['seat'] % 8]} CPU"
+
+
+def symbol_sprite(name: str | None) -> str | None:
+    if name is None:
+        return None
+    return name if name in theme.SYMBOLS else "ring"
+
+
+@dataclass
+class Choice_:
+    """The choice in progress: card index, then part 1 (peg, hole), then part 2."""
+
+    card: int | None = None
+    peg: tuple[int, Any] | None = None  # (colour, loc)
+    first: tuple[tuple[int, Any], Any] | None = None  # ((colour, from), to) of part 1
+    peg2: tuple[int, Any] | None = None
+    plays: list[Any] = field(default_factory=list)  # plays still possible
+
+
+def part_info(p: Any, k: int) -> tuple[str, int, Any, Any, int]:
+    kind, pid, frm, to, n = p.parts[k]
+    return kind, pid, loc_event(frm), loc_event(to), n
+
+
+def part_tag(kind: str, n: int) -> str:
+    return {"f": f"+{n}", "b": f"-{n}", "o": "out", "j": "jump", "t": "swap",
+            "x": "discard"}.get(kind, "")
+
+
+class TrackTableScene(Scene):
+    name = "track_table"
+
+    def __init__(self, app: App, session: LocalSession) -> None:
+        super().__init__(app)
+        self.session = session
+        self.renderer = BoardRenderer(app.assets)
+        self.clock = TableClock()
+        self.timeline = Timeline(backlog=2)
+        self.t = 0.0
+        self.choice = Choice_()
+        self.message: str | None = None
+        self.hint: str | None = None
+        self.legal: list[Any] = []
+        self._legal_key: tuple | None = None
+        self.recorded = False
+        self.new_best = False
+        self.geom: BoardGeometry | None = None
+        self.board_rect = pygame.Rect(0, 0, 0, 0)
+        self.panel = pygame.Rect(0, 0, 0, 0)
+        self.hand_rect = pygame.Rect(0, 0, 0, 0)
+        self.card_rects: list[pygame.Rect] = []
+        self.pile_pos = (0.0, 0.0)
+        self.plate_rects: list[pygame.Rect] = []
+        self.moves = ListBox([], on_select=self._move_chosen)
+        self.pause_button = Button("Pause", self.pause, hotkey=pygame.K_p)
+        self.admin_button = Button("ADMIN", self.admin)
+        self.ready_button = Button("Ready", self.ready)
+        self.leave_button = Button("Leave table", self.leave_table)
+        self.done_button = Button("Back to title", self.leave_table)
+        for w in (self.moves, self.pause_button, self.admin_button, self.ready_button,
+                  self.leave_button, self.done_button):
+            self.form.add(w)
+        self.form.focus(None)
+        seat = session.screen_seat()
+        self.my_side = 0
+        if seat is not None:
+            from game.rules.track.board import Board
+
+            self.my_side = Board(len(session.seats)).side_of(seat)
+        # the opening deal
+        self.timeline.push(Wait(0.4))
+        self.timeline.queue[-1].cue(0.0, "deal")
+
+    # ------------------------------------------------------------------ layout
+    def layout(self, w: int, h: int) -> None:
+        m = self.px(8)
+        side = min(h - 2 * m, int(w * 0.58))
+        self.board_rect = pygame.Rect(m, (h - side) // 2, side, side)
+        n = len(self.session.seats)
+        self.geom = BoardGeometry(n, self.board_rect, bottom_side=self.my_side)
+        px = self.board_rect.right + self.px(14)
+        self.panel = pygame.Rect(px, m, w - px - m, h - 2 * m)
+        p = self.panel
+        bh = self.px(40)
+        self.pause_button.rect = pygame.Rect(p.right - self.px(130), p.y, self.px(130), bh)
+        self.admin_button.rect = pygame.Rect(p.right - self.px(270), p.y, self.px(130), bh)
+        # hand at the bottom
+        card_w = min(self.px(96), (p.w - self.px(10)) // 6 - self.px(6))
+        card_h = int(card_w * 1.4)
+        self.hand_rect = pygame.Rect(p.x, p.bottom - card_h - self.px(10), p.w,
+                                     card_h + self.px(10))
+        # seat plates under the banner, two columns when there are many seats
+        top = p.y + bh + self.px(46)
+        cols = 1 if n <= 4 else 2
+        rows = (n + cols - 1) // cols
+        ph = min(self.px(36), max(self.px(24), (p.h // 3) // max(1, rows)))
+        pw = p.w // cols
+        self.plate_rects = []
+        for i in range(n):
+            r, c = i % rows, i // rows
+            self.plate_rects.append(pygame.Rect(p.x + c * pw, top + r * ph, pw - self.px(6),
+                                                ph - self.px(4)))
+        mtop = top + rows * ph + self.px(8)
+        self.moves.row_h = max(self.px(24), 18)
+        self.moves.rect = pygame.Rect(p.x, mtop, p.w, max(40, self.hand_rect.y - mtop - self.px(8)))
+        cw = card_w + self.px(6)
+        x0 = p.x + (p.w - 6 * cw) // 2
+        self.card_rects = [pygame.Rect(x0 + i * cw, self.hand_rect.y + self.px(8), card_w,
+                                       card_h) for i in range(6)]
+        self.pile_pos = (self.geom.center[0], self.geom.center[1])
+        bw = self.px(260)
+        cx, cy = w // 2, h // 2
+        self.ready_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(20), bw, self.px(58))
+        self.leave_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(90), bw, self.px(58))
+        self.done_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(150), bw, self.px(58))
+
+    # ------------------------------------------------------------------ model
+    @property
+    def public(self) -> dict[str, Any]:
+        return self.session.public
+
+    def view(self) -> dict[str, Any]:
+        return self.session.view()
+
+    def paused(self) -> bool:
+        return self.public["phase"] == "playing" and bool(self.public["pause"])
+
+    def manual_pause(self) -> dict[str, Any] | None:
+        return next((r for r in self.public["pause"] if r["reason"] == "paused"), None)
+
+    def my_turn(self) -> bool:
+        seat = self.session.screen_seat()
+        v = self.view()
+        return (seat is not None and seat in self.session.tokens and v.get("turn") == seat
+                and self.public["phase"] == "playing" and not self.paused()
+                and not self.public.get("cover"))
+
+    def legal_plays(self) -> list[Any]:
+        """Legal plays of this screen's seat, from its own view (cached per state)."""
+        if not self.my_turn():
+            if self.moves.rows:
+                self.moves.rows = []
+                self.legal = []
+                self._legal_key = None
+            return []
+        v = self.view()
+        key = (v.get("seat"), v.get("position"), self.public["state_no"])
+        if key != self._legal_key:
+            state = TRACK.determinize(v, 0)
+            self.legal = TRACK.legal_plays(state)
+            self._legal_key = key
+            self.moves.rows = [[self.describe(p)] for p in self.legal]
+            self.moves.selected = 0 if self.legal else -1
+            self.moves.top = 0
+        return self.legal
+
+    def describe(self, p: Any) -> str:
+        """A play for people: ``7: Red 12 +3, Blue 40 +4`` from ``7:a12+3,b40+4``."""
+        return describe_token(str(p))
+
+    def pegs(self) -> list[PegDraw]:
+        out = []
+        for c, locs in enumerate(self.view()["pegs"]):
+            for i, loc in enumerate(locs):
+                out.append(PegDraw(c, i, hole_of(c, i, loc)))
+        return out
+
+    def look(self) -> BoardLook:
+        teams = self.public["config"].get("mode") == "teams"
+        seats = self.public["seats"]
+        return BoardLook(list(range(len(seats))),
+                         [symbol_sprite(s.get("symbol")) if teams else None for s in seats],
+                         [s["name"] for s in seats])
+
+    # ------------------------------------------------------------------ events -> animations
+    def seat_anchor(self, seat: int) -> tuple[float, float]:
+        """Where a seat's cards come from: its hand (this screen's seat) or its side."""
+        if seat == self.session.screen_seat() and self.card_rects:
+            return self.card_rects[2].center
+        g = self.geom
+        assert g is not None
+        side = g.board.side_of(seat)
+        return g.local(side, 13, 3.5)
+
+    def animate(self, events: list[dict[str, Any]]) -> None:
+        g = self.geom
+        assert g is not None
+        speed = self.public.get("speed", "normal")
+        cw = self.card_rects[0].w if self.card_rects else 60
+        for ev in events:
+            t = ev.get("type")
+            dur = max(0.05, event_duration(ev, speed))
+            if t == "move":
+                c, i = ev["colour"], ev["peg"]
+                a = hole_of(c, i, ev["from"])
+                if ev.get("jump"):
+                    self.timeline.push(PegFlight((c, i), g.point(a),
+                                                 g.point(hole_of(c, i, ev["to"])), dur, "play"))
+                    continue
+                path = [g.point(a)] + [g.point(hole_of(c, i, x)) for x in ev.get("path", [])]
+                self.timeline.push(PegWalk((c, i), path, dur / max(1, len(path) - 1)))
+            elif t == "come_out":
+                c, i = ev["colour"], ev["peg"]
+                self.timeline.push(PegFlight((c, i), g.point(start(c, i)),
+                                             g.point(hole_of(c, i, ev["to"])), dur, "step"))
+            elif t == "bump":
+                c, i = ev["colour"], ev["peg"]
+                self.timeline.push(PegFlight((c, i), g.point(hole_of(c, i, ev["from"])),
+                                             g.point(hole_of(c, i, ev["to"])), dur, "bump"))
+            elif t == "trade":
+                c, i = ev["colour"], ev["peg"]
+                oc, oi = ev["other_colour"], ev["other_peg"]
+                pa, pb = g.point(ring(ev["from"])), g.point(ring(ev["to"]))
+                self.timeline.push(Group([PegFlight((c, i), pa, pb, dur, "play"),
+                                          PegFlight((oc, oi), pb, pa, dur, None)]))
+            elif t == "home":
+                w = Wait(dur)
+                w.cue(0.0, "home")
+                self.timeline.push(w)
+            elif t in ("play", "discard"):
+                card = ev.get("card")
+                if t == "play" and ev.get("token", "").endswith(":x"):
+                    continue  # the discard event that follows flies the card
+                sprite = theme.card_sprite(card) if isinstance(card, int) else "card_back"
+                self.timeline.push(CardFlight(sprite, self.seat_anchor(ev["seat"]),
+                                              self.pile_pos, cw * 0.8, cw, dur, 20.0, "play"))
+            elif t == "draw":
+                self.timeline.push(CardFlight("card_back", self.pile_pos,
+                                              self.seat_anchor(ev["seat"]), cw, cw * 0.8,
+                                              dur, -10.0, None))
+            elif t in ("deal", "reshuffle", "fold"):
+                w = Wait(min(dur, 1.2))
+                w.cue(0.0, "deal" if t == "deal" else ("shuffle" if t == "reshuffle" else
+                                                       "click"))
+                self.timeline.push(w)
+            elif t == "game_over":
+                w = Wait(dur)
+                w.cue(0.0, "win")
+                self.timeline.push(w)
+
+    # ------------------------------------------------------------------ per frame
+    def update(self, dt: float) -> None:
+        self.t += dt
+        before = self.public["state_no"]
+        for msg in self.session.poll():
+            if msg.get("type") == "play":
+                self.animate(msg.get("events", []))
+                if self.choice.card is not None:
+                    self.clear_choice()
+            elif msg.get("type") == "reset":
+                self.timeline.finish()
+                self.clear_choice()
+        if self.public["state_no"] != before:
+            self.hint = None
+        self.clock.paused = self.paused()
+        for name in self.timeline.update(self.clock.tick(dt)):
+            self.app.sound(name)
+        over = self.public["phase"] == "over"
+        if over and self.timeline.idle and not self.recorded:
+            self.record()
+        manual = self.manual_pause() is not None
+        self.ready_button.visible = self.paused() and manual
+        self.leave_button.visible = self.paused() and manual
+        self.done_button.visible = over and self.timeline.idle
+        self.pause_button.visible = not over
+        self.admin_button.visible = self.session.is_host and not over
+        self.legal_plays()
+
+    def record(self) -> None:
+        self.recorded = True
+        res = self.session.result()
+        if not res:
+            return
+        try:
+            if res.get("solo"):
+                self.new_best = self.app.store.record_solo(res["rules"], int(res["turns"]),
+                                                           int(res["seed"]))
+            elif res.get("people"):
+                self.app.store.record_game(res)
+        except Exception as e:  # records problems are shown, never fatal
+            self.message = f"Could not save the records: {e}"
+
+    # ------------------------------------------------------------------ intents
+    def pause(self) -> None:
+        r = self.session.pause()
+        self.message = None if r.ok else r.message
+        self.app.sound("pause")
+
+    def ready(self) -> None:
+        self.session.ready()
+
+    def admin(self) -> None:
+        self.app.push(AdminOverlay(self.app, self.session))
+
+    def leave_table(self) -> None:
+        self.session.close()
+        from game.client.screens import TitleScene
+
+        self.app.pop_to(TitleScene)
+
+    def clear_choice(self) -> None:
+        self.choice = Choice_()
+
+    def submit(self, play: Any) -> None:
+        seat = self.session.screen_seat()
+        if seat is None:
+            return
+        r = self.session.play(seat, str(play))
+        self.message = None if r.ok else r.message
+        self.clear_choice()
+        self.hint = None
+
+    def _move_chosen(self, i: int) -> None:
+        legal = self.legal_plays()
+        if 0 <= i < len(legal):
+            self.submit(legal[i])
+
+    def pick_card(self, i: int) -> None:
+        hand = self.view().get("hand", [])
+        if not (0 <= i < len(hand)) or not self.my_turn():
+            return
+        rank = hand[i] >> 2
+        plays = [p for p in self.legal_plays() if p.rank == rank]
+        self.choice = Choice_(card=i, plays=plays)
+        self.message = None if plays else "That card cannot move a peg now."
+        self.app.sound("click")
+
+    def _first_parts(self) -> list[Any]:
+        return [p for p in self.choice.plays if p.parts[0][0] != "x"]
+
+    def movable_pegs(self) -> set[tuple[int, Any]]:
+        ch = self.choice
+        if ch.card is None:
+            return set()
+        if ch.first is None:
+            return {(part_info(p, 0)[1] // 5, part_info(p, 0)[2]) for p in self._first_parts()}
+        return {(part_info(p, 1)[1] // 5, part_info(p, 1)[2]) for p in self.split_plays()}
+
+    def split_plays(self) -> list[Any]:
+        ch = self.choice
+        if ch.first is None:
+            return []
+        (peg, to) = ch.first
+        return [p for p in self.choice.plays if len(p.parts) > 1 and
+                (part_info(p, 0)[1] // 5, part_info(p, 0)[2]) == peg and
+                part_info(p, 0)[3] == to]
+
+    def targets(self) -> list[tuple[Hole, str, Any]]:
+        """Highlighted holes now: (hole, tag, the plays it stands for)."""
+        ch = self.choice
+        out: dict[Hole, tuple[str, list[Any]]] = {}
+        if ch.card is None:
+            return []
+        if ch.first is None and ch.peg is not None:
+            for p in self._first_parts():
+                kind, pid, frm, to, n = part_info(p, 0)
+                if (pid // 5, frm) != ch.peg:
+                    continue
+                h = hole_of(pid // 5, pid % 5, to)
+                out.setdefault(h, (part_tag(kind, n), []))[1].append(p)
+        elif ch.first is not None and ch.peg2 is not None:
+            for p in self.split_plays():
+                kind, pid, frm, to, n = part_info(p, 1)
+                if (pid // 5, frm) != ch.peg2:
+                    continue
+                h = hole_of(pid // 5, pid % 5, to)
+                out.setdefault(h, (part_tag(kind, n), []))[1].append(p)
+        return [(h, tag, plays) for h, (tag, plays) in out.items()]
+
+    def click_board(self, pos: tuple[int, int]) -> None:
+        g = self.geom
+        if g is None or self.choice.card is None:
+            return
+        # a highlighted hole first
+        targets = self.targets()
+        hit = g.hit_test(pos, [h for h, _, _ in targets])
+        if hit is not None:
+            plays = next(ps for h, _, ps in targets if h == hit)
+            if self.choice.first is None:
+                whole = [p for p in plays if len(p.parts) == 1]
+                if whole:
+                    self.submit(whole[0])
+                    return
+                p0 = plays[0]
+                _, pid, frm, to, _ = part_info(p0, 0)
+                self.choice.first = ((pid // 5, frm), to)
+                self.message = "Split: now pick the second peg and its remainder."
+                self.app.sound("click")
+                seconds = {(part_info(p, 1)[1] // 5, part_info(p, 1)[2])
+                           for p in self.split_plays()}
+                if len(seconds) == 1:
+                    self.choice.peg2 = next(iter(seconds))
+                return
+            self.submit(plays[0])
+            return
+        # else a movable peg
+        movable = self.movable_pegs()
+        peg_here = self.peg_at(pos)
+        if peg_here is not None and peg_here in movable:
+            if self.choice.first is None:
+                self.choice.peg = peg_here
+            else:
+                self.choice.peg2 = peg_here
+            self.app.sound("click")
+
+    def peg_at(self, pos: tuple[int, int]) -> tuple[int, Any] | None:
+        g = self.geom
+        assert g is not None
+        pegs = self.pegs()
+        hit = g.hit_test(pos, [p.hole for p in pegs], slack=1.7)
+        if hit is None:
+            return None
+        for p in pegs:
+            if p.hole == hit:
+                loc = self.view()["pegs"][p.seat][p.peg]
+                return (p.seat, loc)
+        return None
+
+    def undo_choice(self) -> None:
+        ch = self.choice
+        if ch.peg2 is not None:
+            ch.peg2 = None
+        elif ch.first is not None:
+            ch.first = None
+        elif ch.peg is not None:
+            ch.peg = None
+        elif ch.card is not None:
+            self.clear_choice()
+        elif self.public["config"].get("mode") == "solo":
+            r = self.session.undo()
+            self.message = r.message
+            self.timeline.finish()
+        self.app.sound("click")
+
+    def discard(self) -> None:
+        ch = self.choice
+        if ch.card is None:
+            self.message = "Pick the card to discard first (keys 1-6)."
+            return
+        d = [p for p in ch.plays if p.parts[0][0] == "x"]
+        if d:
+            self.submit(d[0])
+        else:
+            self.message = "You can only discard when no card can move a peg."
+
+    def show_hint(self) -> None:
+        legal = self.legal_plays()
+        if not legal:
+            return
+        from game.ai import choose_play
+
+        tok = choose_play("track", self.view(), [str(p) for p in legal], "tricky",
+                          self.public["state_no"], budget_ms=60)
+        self.hint = tok
+        p = next(p for p in legal if str(p) == tok)
+        hand = self.view().get("hand", [])
+        idx = next((i for i, c in enumerate(hand) if c >> 2 == p.rank), None)
+        if idx is not None:
+            self.pick_card(idx)
+            if p.parts[0][0] != "x":
+                _, pid, frm, _, _ = part_info(p, 0)
+                self.choice.peg = (pid // 5, frm)
+        self.message = f"Hint: {self.describe(p)}"
+
+    def handle(self, ev: pygame.event.Event) -> None:
+        if self.public.get("cover") and ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            owner = self.public.get("screen_owner")
+            if owner is not None:
+                self.session.tap_in(owner)
+            return
+        if self.public.get("cover") and ev.type == pygame.KEYDOWN and \
+                ev.key in (pygame.K_RETURN, pygame.K_SPACE):
+            owner = self.public.get("screen_owner")
+            if owner is not None:
+                self.session.tap_in(owner)
+            return
+        if self.form.handle(ev):
+            return
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            for i, r in enumerate(self.card_rects):
+                if r.collidepoint(ev.pos):
+                    self.pick_card(i)
+                    return
+            if self.board_rect.collidepoint(ev.pos):
+                self.click_board(ev.pos)
+            return
+        if ev.type != pygame.KEYDOWN:
+            return
+        k = ev.key
+        if pygame.K_1 <= k <= pygame.K_6:
+            self.pick_card(k - pygame.K_1)
+        elif k == pygame.K_h:
+            self.show_hint()
+        elif k == pygame.K_d:
+            self.discard()
+        elif k == pygame.K_u:
+            self.undo_choice()
+        elif k == pygame.K_ESCAPE:
+            if self.choice.card is not None:
+                self.clear_choice()
+            elif self.public["phase"] == "over":
+                self.leave_table()
+            elif not self.paused():
+                self.pause()
+        elif k == pygame.K_TAB:
+            self.form.focus(self.moves)
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, surf: pygame.Surface) -> None:
+        self.draw_background(surf)
+        g = self.geom
+        assert g is not None
+        a = self.app.assets
+        where, lift = self.timeline.pegs()
+        highlights = [Highlight(h, tag) for h, tag, _ in self.targets()]
+        sel = None
+        ch = self.choice
+        movable_keys: list[tuple[int, int]] = []
+        pegs = self.pegs()
+        want = self.movable_pegs()
+        chosen = ch.peg2 if ch.first is not None else ch.peg
+        for p in pegs:
+            loc = self.view()["pegs"][p.seat][p.peg]
+            if (p.seat, loc) == chosen and sel is None:
+                sel = (p.seat, p.peg)
+            elif (p.seat, loc) in want:
+                movable_keys.append((p.seat, p.peg))
+        self.renderer.draw(surf, g, self.look(), pegs, where, highlights, sel, movable_keys,
+                           self.t, lift)
+        self.draw_pile(surf)
+        for c in self.timeline.cards():
+            w = max(8, int(c.width))
+            img = a.scaled(c.sprite, (w, int(w * 1.4)))
+            if c.angle:
+                img = pygame.transform.rotate(img, c.angle)
+            surf.blit(img, img.get_rect(center=(round(c.pos[0]), round(c.pos[1]))))
+        self.draw_panel(surf)
+        self.draw_hand(surf)
+        self.form.draw(surf, a)
+        if self.paused() and self.manual_pause() is not None:
+            self.draw_pause(surf)
+        if self.public["phase"] == "over" and self.timeline.idle:
+            self.draw_results(surf)
+
+    def draw_pile(self, surf: pygame.Surface) -> None:
+        a = self.app.assets
+        g = self.geom
+        assert g is not None
+        v = self.view()
+        cw = max(24, int(g.u * 2.6))
+        ch = int(cw * 1.4)
+        cx, cy = self.pile_pos
+        if v.get("pile", 0) > 0:
+            back = a.scaled("card_back", (cw, ch))
+            surf.blit(back, back.get_rect(center=(round(cx - cw * 0.6), round(cy))))
+            n = a.text(str(v["pile"]), max(14, cw // 3), theme.TEXT)
+            surf.blit(n, n.get_rect(midtop=(round(cx - cw * 0.6), round(cy + ch / 2 + 4))))
+        discards = v.get("discards") or []
+        if discards:
+            top = a.scaled(theme.card_sprite(discards[-1]), (cw, ch))
+            surf.blit(top, top.get_rect(center=(round(cx + cw * 0.6), round(cy))))
+
+    def draw_panel(self, surf: pygame.Surface) -> None:
+        a = self.app.assets
+        p = self.panel
+        pub = self.public
+        seats = pub["seats"]
+        turn = self.view().get("turn")
+        # banner: whose turn
+        if pub["phase"] == "over":
+            banner, col = "Game over", theme.ACCENT
+        elif turn is None:
+            banner, col = "", theme.TEXT
+        else:
+            who = seats[turn]
+            mine = turn in self.session.tokens
+            banner = "Your turn" if mine and len(self.session.tokens) == 1 else \
+                f"{seat_label(who)}'s turn"
+            col = theme.seat_colour(turn)
+        t = a.fit_text(banner, self.px(34), col, self.admin_button.rect.x - p.x - 8)
+        surf.blit(t, (p.x, p.y + self.px(2)))
+        info = []
+        if pub["config"].get("mode") == "solo":
+            info.append(f"Turn {pub.get('turns', 0) + 1}")
+        info.append(f"Speed: {pub.get('speed', '')}")
+        if self.message:
+            info = [self.message]
+        it = a.fit_text("   ".join(info), self.px(20), theme.TEXT_DIM if not self.message else
+                        theme.ACCENT2, p.w)
+        surf.blit(it, (p.x, p.y + self.px(44)))
+        counts = self.view().get("hand_counts", [])
+        for i, r in enumerate(self.plate_rects):
+            s = seats[i]
+            glow = None
+            if s["kind"] == "person" and not s.get("local"):
+                glow = theme.GOOD if s["connected"] else theme.BAD
+            if glow:
+                pygame.draw.rect(surf, theme.mix(glow, theme.BG, 0.55), r.inflate(6, 6),
+                                 border_radius=10)
+            pygame.draw.rect(surf, theme.BG2 if i != turn else theme.mix(theme.seat_colour(i),
+                                                                         theme.BG, 0.6),
+                             r, border_radius=8)
+            d = r.h - 6
+            surf.blit(a.scaled(f"peg_{i % 8}", (d, d)), (r.x + 4, r.y + 3))
+            sym = self.look().symbols[i]
+            if sym:
+                surf.blit(a.scaled(f"sym_{sym}", (d // 2, d // 2)), (r.x + 4 + d // 4,
+                                                                     r.y + 3 + d // 4))
+            name = seat_label(s) if s["kind"] == "person" else \
+                f"{seat_label(s)} ({s['level'].capitalize()})"
+            if s.get("standin"):
+                name += " (CPU stand-in)"
+            nc = theme.BAD if glow == theme.BAD else theme.TEXT
+            nt = a.fit_text(name, int(r.h * 0.62), nc, r.w - d - 60)
+            surf.blit(nt, nt.get_rect(midleft=(r.x + d + 10, r.centery)))
+            if i < len(counts):
+                ct = a.text(f"{counts[i]} cards", int(r.h * 0.5), theme.TEXT_DIM)
+                surf.blit(ct, ct.get_rect(midright=(r.right - 6, r.centery)))
+        if self.moves.rows:
+            lab = a.text("Moves (click one, or Tab then Enter)", self.px(18), theme.TEXT_DIM)
+            surf.blit(lab, (self.moves.rect.x, self.moves.rect.y - lab.get_height() - 1))
+
+    def draw_hand(self, surf: pygame.Surface) -> None:
+        a = self.app.assets
+        hand = self.view().get("hand", [])
+        if self.public.get("cover"):
+            r = self.hand_rect
+            surf.blit(a.nine_slice("panel", r.size, 14), r)
+            owner = self.public.get("screen_owner")
+            name = self.public["seats"][owner]["name"] if owner is not None else ""
+            t = a.fit_text(f"{name}: tap here to show your hand", self.px(28), theme.ACCENT,
+                           r.w - 20)
+            surf.blit(t, t.get_rect(center=r.center))
+            return
+        legal_ranks = {p.rank for p in self.legal} if self.my_turn() else set()
+        for i, card in enumerate(hand[:6]):
+            r = self.card_rects[i].copy()
+            playable = (card >> 2) in legal_ranks
+            if i == self.choice.card:
+                r.y -= self.px(14)
+            img = a.scaled(theme.card_sprite(card), r.size)
+            surf.blit(img, r)
+            if i == self.choice.card:
+                pygame.draw.rect(surf, theme.FOCUS, r.inflate(6, 6), 3, border_radius=8)
+            elif playable:
+                pygame.draw.rect(surf, theme.ACCENT, r.inflate(4, 4), 2, border_radius=8)
+            k = a.text(str(i + 1), self.px(18), theme.TEXT_DIM)
+            surf.blit(k, k.get_rect(midtop=(r.centerx, r.bottom + 1)))
+
+    def _dim(self, surf: pygame.Surface) -> None:
+        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 150))
+        surf.blit(shade, (0, 0))
+
+    def draw_pause(self, surf: pygame.Surface) -> None:
+        a = self.app.assets
+        self._dim(surf)
+        w, h = surf.get_size()
+        reason = self.manual_pause() or {}
+        t = a.text("Paused", self.px(72), theme.ACCENT)
+        surf.blit(t, t.get_rect(center=(w // 2, h // 2 - self.px(90))))
+        by = a.text(f"by {reason.get('name', '')}", self.px(30), theme.TEXT)
+        surf.blit(by, by.get_rect(center=(w // 2, h // 2 - self.px(30))))
+        for b in (self.ready_button, self.leave_button):
+            b.draw(surf, a)
+
+    def draw_results(self, surf: pygame.Surface) -> None:
+        a = self.app.assets
+        self._dim(surf)
+        w, h = surf.get_size()
+        pub = self.public
+        out = pub.get("outcome") or {}
+        winners = out.get("winners", [])
+        names = [seat_label(pub["seats"][i]) for i in winners]
+        if pub["config"].get("mode") == "solo":
+            title = f"All home in {pub.get('turns', 0)} turns!"
+            sub = "A new best!" if self.new_best else "Try the same seat again from Solo."
+        else:
+            title = " and ".join(names) + (" win!" if len(names) > 1 else " wins!")
+            pts = pub.get("points", {})
+            sub = ", ".join(f"{pub['seats'][int(k)]['name']} +{v} points"
+                            for k, v in pts.items()) or "No points this time."
+        t = a.fit_text(title, self.px(56), theme.ACCENT, int(w * 0.9))
+        surf.blit(t, t.get_rect(center=(w // 2, h // 2 - self.px(80))))
+        s = a.fit_text(sub, self.px(30), theme.TEXT, int(w * 0.9))
+        surf.blit(s, s.get_rect(center=(w // 2, h // 2 - self.px(20))))
+        if self.message:
+            m = a.fit_text(self.message, self.px(22), theme.BAD, int(w * 0.9))
+            surf.blit(m, m.get_rect(center=(w // 2, h // 2 + self.px(20))))
+        self.done_button.draw(surf, a)
+
+
+class AdminOverlay(Scene):
+    """ADMIN (the host): the table speed, and handing a missing person's seat to a CPU."""
+
+    overlay = True
+    name = "admin"
+
+    def __init__(self, app: App, session: LocalSession) -> None:
+        super().__init__(app)
+        self.session = session
+        speeds = [("relaxed", "Relaxed"), ("normal", "Normal"), ("brisk", "Brisk"),
+                  ("blitz", "Blitz")]
+        self.speed = Choice("Table speed", speeds, session.public.get("speed", "normal"),
+                            self._speed)
+        self.form.add(self.speed)
+        self.hand_buttons: list[tuple[int, Button]] = []
+        for s in session.seats:
+            if s["kind"] == "person" and not s.get("local"):
+                b = Button(f"Hand {s['name']} to a CPU", lambda i=s["seat"]: self._hand(i))
+                self.hand_buttons.append((s["seat"], b))
+                self.form.add(b)
+        self.close_button = Button("Close", self.back)
+        self.form.add(self.close_button)
+        self.message: str | None = None
+        self.box = pygame.Rect(0, 0, 0, 0)
+
+    def _speed(self, name: Any) -> None:
+        r = self.session.set_speed(str(name))
+        self.message = None if r.ok else r.message
+
+    def _hand(self, seat: int) -> None:
+        r = self.session.hand_to_cpu(seat)
+        self.message = r.message
+
+    def layout(self, w: int, h: int) -> None:
+        bw = min(self.px(620), int(w * 0.9))
+        n = 2 + len(self.hand_buttons)
+        bh = self.px(90) + n * self.px(62)
+        self.box = pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
+        y = self.box.y + self.px(70)
+        for wd in [self.speed, *[b for _, b in self.hand_buttons], self.close_button]:
+            wd.rect = pygame.Rect(self.box.x + self.px(20), y, bw - self.px(40), self.px(50))
+            y += self.px(62)
+
+    def draw(self, surf: pygame.Surface) -> None:
+        a = self.app.assets
+        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 120))
+        surf.blit(shade, (0, 0))
+        surf.blit(a.nine_slice("panel", self.box.size, 14), self.box)
+        t = a.text("ADMIN", self.px(40), theme.ACCENT)
+        surf.blit(t, t.get_rect(midtop=(self.box.centerx, self.box.y + self.px(14))))
+        self.form.draw(surf, a)
+        if self.message:
+            m = a.fit_text(self.message, self.px(20), theme.ACCENT2, self.box.w - 20)
+            surf.blit(m, m.get_rect(midtop=(self.box.centerx, self.box.bottom + 6)))

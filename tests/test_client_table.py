@@ -1,0 +1,240 @@
+"""The track table scene, driven through the real loop with synthetic keys and clicks.
+
+Tables run on frame time here (``app.virtual_time``) with the synchronous CPU runner, so a
+whole game takes seconds and nothing depends on the wall clock.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.client import screens
+from game.client.app import App
+from game.client.lobby import LobbyScene
+from game.client.session import LocalSession
+from game.client.table_scene import TrackTableScene, describe_token
+from game.client.testing import click, frames, key, make_app
+from game.cpu_worker import SyncCpu
+from game.rules.track import RULES as TRACK
+from game.store import Store
+
+SPLIT_POSITION = (
+    "classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,s c:s,s,s,s,s d:s,s,s,s,s "
+    "turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5 pile=141 discards=0"
+)
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    a = make_app(tmp_path)
+    a.make_cpu = SyncCpu  # type: ignore[method-assign]
+    a.virtual_time = 0.0
+    frames(a)
+    yield a
+    for s in a.scenes:
+        if hasattr(s, "session"):
+            s.session.close()
+    a.close()
+
+
+def open_local_table(app: App, seats: int = 4, speed: str = "blitz",
+                     rules: str = "classic", extra_people: int = 0) -> TrackTableScene:
+    """Title -> Play -> New table (by keys) -> lobby -> Start; returns the table scene."""
+    key(app, pygame.K_RETURN)  # Play
+    nt = app.top
+    assert isinstance(nt, screens.NewTableScene)
+    nt.rules.set_options(nt.rules.options, rules)
+    nt._changed(None)
+    nt.seats.set_options(nt.seats.options, seats)
+    nt._changed(None)
+    nt.speed.set_options(nt.speed.options, speed)
+    nt.form.focus(nt.start_button)
+    key(app, pygame.K_RETURN)
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene), nt.error
+    assert lobby.session.local_seats == [0]
+    for k in range(extra_people):
+        click(app, lobby.seat_rects[k + 1].center)  # hot seat: more people on this screen
+    key(app, pygame.K_s)
+    table = app.top
+    assert isinstance(table, TrackTableScene)
+    return table
+
+
+def test_local_tees_table_plays_to_the_end_and_records_points(app: App,
+                                                               tmp_path: Path) -> None:
+    table = open_local_table(app, rules="tees")
+    assert table.session.config["rules"] == "tees"
+    my_plays = 0
+    for _ in range(6000):
+        if table.public["phase"] == "over":
+            break
+        if table.my_turn() and table.legal_plays():
+            # by keyboard: Tab to the moves list, Enter plays the selected (first) move
+            before = table.session.table.state_no
+            if table.form.focused is not table.moves:
+                key(app, pygame.K_TAB)
+            assert table.form.focused is table.moves
+            key(app, pygame.K_RETURN)
+            assert table.session.table.state_no == before + 1
+            my_plays += 1
+        app.frame(0.25)
+    assert table.public["phase"] == "over"
+    assert my_plays > 5
+    for _ in range(400):  # let the animations finish
+        if table.done_button.visible:
+            break
+        app.frame(0.25)
+    assert table.done_button.visible and table.recorded
+    rows = Store(tmp_path).points()
+    assert [r.name for r in rows] == ["Player"] and rows[0].played == 1
+    won = 0 in table.public["outcome"]["winners"]
+    assert rows[0].won == int(won)
+    assert rows[0].points == (6 if won else 0)  # two Tricky CPUs beaten, 2 points each... x?
+    click(app, table.done_button.rect.center)
+    assert isinstance(app.top, screens.TitleScene)
+
+
+def _force_position(session: LocalSession, text: str) -> None:
+    """Put the started table in a hand-written position (test setup only)."""
+    session.table._state = TRACK.parse_position(text)
+    session.views[0] = TRACK.view(session.table._state, 0)
+
+
+def test_split_seven_chosen_by_clicks(app: App) -> None:
+    table = open_local_table(app)
+    _force_position(table.session, SPLIT_POSITION)
+    frames(app)
+    assert table.my_turn()
+    g = table.geom
+    assert g is not None
+    from game.client.board import ring
+
+    click(app, table.card_rects[5].center)  # the 7
+    assert table.choice.card == 5
+    click(app, g.point(ring(12)))  # peg a12
+    assert table.choice.peg == (0, 12)
+    tags = {h.index: tag for h, tag, _ in table.targets()}
+    assert tags == {13: "+1", 14: "+2", 15: "+3", 16: "+4", 17: "+5", 18: "+6", 19: "+7"}
+    click(app, g.point(ring(15)))  # three short of... a split: 3 now, 4 for the other peg
+    assert table.choice.first == ((0, 12), 15)
+    assert table.choice.peg2 == (0, 20)  # the only other peg is picked for us
+    assert {h.index: tag for h, tag, _ in table.targets()} == {24: "+4"}
+    n = table.session.table.state_no
+    click(app, g.point(ring(24)))
+    assert table.session.table.log[-1] == (0, "7:a12+3,a20+4")
+    assert table.session.table.state_no == n + 1
+
+
+def test_split_can_start_with_either_peg_and_full_count_plays_at_once(app: App) -> None:
+    table = open_local_table(app)
+    _force_position(table.session, SPLIT_POSITION)
+    frames(app)
+    g = table.geom
+    assert g is not None
+    from game.client.board import ring
+
+    key(app, pygame.K_6)
+    click(app, g.point(ring(20)))
+    click(app, g.point(ring(27)))  # the full 7 on a20
+    assert table.session.table.log[-1] == (0, "7:a20+7")
+
+
+def test_undo_and_clear_the_choice_in_progress(app: App) -> None:
+    table = open_local_table(app)
+    _force_position(table.session, SPLIT_POSITION)
+    frames(app)
+    g = table.geom
+    assert g is not None
+    from game.client.board import ring
+
+    n = table.session.table.state_no
+    key(app, pygame.K_6)
+    click(app, g.point(ring(12)))
+    click(app, g.point(ring(15)))
+    assert table.choice.first is not None
+    key(app, pygame.K_u)  # back to the first part (the auto-picked second peg goes first)
+    key(app, pygame.K_u)
+    assert table.choice.first is None and table.choice.peg == (0, 12)
+    key(app, pygame.K_ESCAPE)
+    assert table.choice.card is None and table.choice.peg is None
+    assert table.session.table.state_no == n  # nothing was sent
+    assert not table.paused()
+    key(app, pygame.K_ESCAPE)  # with nothing chosen, Esc pauses
+    assert table.paused()
+
+
+def test_pause_freezes_animations_and_ready_resumes(app: App) -> None:
+    table = open_local_table(app, speed="normal")
+    # wait until something is animating
+    for _ in range(400):
+        if table.my_turn() and table.legal_plays():
+            table._move_chosen(0)
+        app.frame(0.05)
+        if table.timeline.pegs()[0]:
+            break
+    assert table.timeline.pegs()[0]
+    click(app, table.pause_button.rect.center)
+    assert table.paused() and table.ready_button.visible
+    where = dict(table.timeline.pegs()[0])
+    n = table.session.table.state_no
+    for _ in range(50):
+        app.frame(0.1)
+    assert table.timeline.pegs()[0] == where
+    assert table.session.table.state_no == n  # no CPU played while paused
+    click(app, table.ready_button.rect.center)
+    assert not table.paused()
+    for _ in range(60):
+        app.frame(0.1)
+    assert table.session.table.state_no > n or table.timeline.pegs()[0] != where
+
+
+def test_hot_seat_covers_the_hand_until_its_owner_taps_in(app: App) -> None:
+    table = open_local_table(app, extra_people=1)  # seats 0 and 1 on this screen
+    assert table.session.local_seats == [0, 1]
+    for _ in range(2000):
+        if table.public.get("cover"):
+            break
+        if table.my_turn() and table.legal_plays():
+            table._move_chosen(0)
+        app.frame(0.25)
+    assert table.public["cover"]
+    owner = table.public["screen_owner"]
+    assert not table.my_turn()  # covered: no card can be picked
+    key(app, pygame.K_1)
+    assert table.choice.card is None
+    click(app, table.hand_rect.center)
+    assert not table.public["cover"] and table.session.screen_seat() == owner
+
+
+def test_solo_undo_takes_back_the_last_turn(app: App) -> None:
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)  # Solo
+    nt = app.top
+    assert isinstance(nt, screens.NewTableScene) and nt.kind == "solo"
+    key(app, pygame.K_RETURN)  # Start has the focus
+    table = app.top
+    assert isinstance(table, TrackTableScene)
+    for _ in range(200):
+        if table.my_turn() and table.legal_plays():
+            break
+        app.frame(0.1)
+    table._move_chosen(0)
+    frames(app, 2)
+    assert table.public["turns"] == 1
+    key(app, pygame.K_u)
+    assert table.public["turns"] == 0
+
+
+def test_plays_are_described_for_people() -> None:
+    assert describe_token("7:a12+3,c40+4") == "7: Red 12 +3, then Yellow 40 +4"
+    assert describe_token("6:a0+6h") == "6: Red 0 +6 home"
+    assert describe_token("K:bs") == "King: bring a Blue peg out"
+    assert describe_token("J:a12x40") == "Jack: Red 12 swaps with 40"
+    assert describe_token("JK:as>40") == "Joker: Red start jumps to 40"
+    assert describe_token("9:x") == "9: discard"
