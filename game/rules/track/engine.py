@@ -284,7 +284,7 @@ class Play:
 class TrackState:
     """A full game state. Treat as immutable: the engine builds new states, never edits one."""
 
-    __slots__ = ("_legal", "cfg", "dealer", "discards", "hands", "idle", "nplays", "pegs",
+    __slots__ = ("_board", "_legal", "cfg", "dealer", "discards", "hands", "idle", "nplays", "pegs",
                  "pile", "rng", "round", "seed", "turn", "winner")
 
     cfg: Cfg
@@ -301,6 +301,7 @@ class TrackState:
     winner: int  # winning team, -1 while playing
     idle: int  # tees: deals in a row without a play (deadlock guard)
     _legal: list[Play] | None
+    _board: tuple[list[int], list[int], list[int]] | None  # (occ, ring masks, home masks)
 
     def copy(self) -> TrackState:
         s = TrackState.__new__(TrackState)
@@ -318,6 +319,7 @@ class TrackState:
         s.winner = self.winner
         s.idle = self.idle
         s._legal = None
+        s._board = None
         return s
 
     def key(self) -> tuple:
@@ -367,6 +369,15 @@ def _boards(cfg: Cfg, pegs: tuple[int, ...] | list[int]) -> tuple[list[int], lis
             occ[loc] = pid
             rm[pid // PEGS] |= 1 << loc
     return occ, rm, hm
+
+
+def board(st: TrackState) -> tuple[list[int], list[int], list[int]]:
+    """(ring occupancy, per-colour ring masks, per-colour home masks) of a state; cached.
+    The lists are shared between states and must never be mutated."""
+    b = st._board
+    if b is None:
+        b = st._board = _boards(st.cfg, st.pegs)
+    return b
 
 
 def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int, to: int,
@@ -446,7 +457,7 @@ def _fwd_ct(cfg: Cfg, c: int, loc: int, n: int, rm: list[int], hm: list[int]) ->
 
 
 def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]) -> tuple[list, list]:
-    """(sorted (loc, pid) of pegs out of start, first start peg of each colour)."""
+    """(sorted (loc, pid) of pegs out of start that might move, first start peg per colour)."""
     movers = []
     starts = []
     for c in cols:
@@ -465,21 +476,59 @@ def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]) -> tuple[l
     return movers, starts
 
 
+_NOB = ((),)
+_LOW = tuple((1 << k) - 1 for k in range(14))
+
+
+def _fwd_plays(cfg: Cfg, r: int, n: int, movers: list, occ: list[int], rm: list[int],
+               hm: list[int], app: Any) -> None:
+    """Append every single forward-``n`` play (classic/team) of ``movers``."""
+    R = cfg.R
+    fwdt = cfg.fwd
+    inspot = cfg.inspot
+    low = _LOW
+    for loc, pid in movers:
+        c = pid // PEGS
+        if loc >= HOME0:
+            k = loc - HOME0
+            if k + n <= 5 and not (hm[c] >> k) & low[n]:
+                app(Play(r, (("f", pid, loc, loc + n, n),), _NOB))
+            continue
+        f = fwdt[loc]
+        own = rm[c]
+        if not f[n] & own:
+            x = loc + n
+            if x >= R:
+                x -= R
+            if occ[x] < 0:
+                app(Play(r, (("f", pid, loc, x, n),), _NOB))
+            else:
+                b = _land(cfg, pid, x, occ)
+                if b is not None:
+                    app(Play(r, (("f", pid, loc, x, n),), (b,)))
+        d = inspot[c] - loc
+        if d < 0:
+            d += R
+        if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
+            app(Play(r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
+
+
 def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
     """Legal plays for classic and team. With ``want_all``: (moves, joker moves, discards)."""
     cfg = st.cfg
     seat = st.turn
     pegs = st.pegs
     R = cfg.R
-    occ, rm, hm = _boards(cfg, pegs)
+    occ, rm, hm = board(st)
     cols = controlled(cfg, seat, pegs)
     movers, starts = _movers(pegs, cols)
-    hand = st.hands[seat]
     ranks = []
-    for card in hand:
+    last = -1
+    for card in st.hands[seat]:
         r = card >> 2
-        if not ranks or ranks[-1] != r:
+        if r != last:
             ranks.append(r)
+            last = r
     team = cfg.rules == TEAM
     comeout = cfg.comeout
     normal: list[Play] = []
@@ -493,7 +542,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                 sources = movers
             else:
                 sources = [(START, pid) for pid in starts] + movers
-            targets = sorted(x for x in range(R) if occ[x] >= 0)
+            targets = [x for x in range(R) if occ[x] >= 0]
             for loc, pid in sources:
                 if loc >= HOME0:
                     continue
@@ -511,34 +560,31 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                 o = comeout[c]
                 if (rm[c] >> o) & 1:
                     continue
-                b = _land(cfg, pid, o, occ)
-                if b is not None:
-                    app(Play(r, (("o", pid, START, o, 0),), (b,)))
+                if occ[o] < 0:
+                    app(Play(r, (("o", pid, START, o, 0),), _NOB))
+                else:
+                    b = _land(cfg, pid, o, occ)
+                    if b is not None:
+                        app(Play(r, (("o", pid, START, o, 0),), (b,)))
         if r == 8:
+            bwdt = cfg.bwd
             for loc, pid in movers:
                 if loc >= HOME0:
                     continue
-                if cfg.bwd[loc][8] & rm[pid // PEGS]:
+                if bwdt[loc][8] & rm[pid // PEGS]:
                     continue
-                x = (loc - 8) % R
+                x = loc - 8
+                if x < 0:
+                    x += R
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
                     app(Play(8, (("b", pid, loc, x, 8),), (b,)))
             continue
-        n = 1 if r == 1 else (10 if r >= 11 else r)
-        for loc, pid in movers:
-            for to in _fwd_ct(cfg, pid // PEGS, loc, n, rm, hm):
-                if to < HOME0:
-                    b = _land(cfg, pid, to, occ)
-                    if b is None:
-                        continue
-                else:
-                    b = ()
-                app(Play(r, (("f", pid, loc, to, n),), (b,)))
+        _fwd_plays(cfg, r, 1 if r == 1 else (10 if r >= 11 else r), movers, occ, rm, hm, app)
         if r == 7:
-            _splits(st, cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
+            _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
         elif r == 9 and team:
-            _splits(st, cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")), normal)
+            _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")), normal)
     if want_all:
         discards = [Play(r, (("x", -1, 0, 0, 0),)) for r in ranks]
         return normal, jk, discards
@@ -575,37 +621,84 @@ def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: l
     return out
 
 
-def _splits(st: TrackState, cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
-            rm: list[int], hm: list[int], movers: list, total: int, kinds: tuple,
-            out: list[Play]) -> None:
+_SPLIT_CACHE = True
+
+
+def _touched(cfg: Cfg, frm: int, to: int, bumps: tuple) -> int:
+    """Ring holes whose occupant a part changed (mask)."""
+    m = 0
+    if 0 <= frm < HOME0:
+        m |= 1 << frm
+    if 0 <= to < HOME0:
+        m |= 1 << to
+    for _q, qf, qt in bumps:
+        m |= 1 << qf
+        if qt >= 0:
+            m |= 1 << qt
+    return m
+
+
+def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
+            hm: list[int], movers: list, total: int, kinds: tuple, out: list[Play]) -> None:
+    """Every split of ``total`` (7: forward+forward; team 9: forward+backward either order).
+
+    The second part is generated on the board left by the first. To save work, a second part
+    computed on the original board is reused when the first part touched none of the holes it
+    depends on (its path and landing, its bump chain, its colour's home)."""
     team = cfg.rules == TEAM
-    cols1 = controlled(cfg, seat, pegs)
+    recolour = not team and cfg.seven and cfg.mode == "teams"
+    fwdt = cfg.fwd
+    bwdt = cfg.bwd
+    base: dict[tuple, list] = {}
+    app = out.append
+    R = cfg.R
     for k1, k2 in kinds:
+        pathmasks = fwdt if k2 == "f" else bwdt
         for loc1, pid1 in movers:
             if k1 == "b" and loc1 >= HOME0:
                 continue
+            c1 = pid1 // PEGS
             for a in range(1, total):
-                for to1, b1 in _dests(cfg, k1, pid1, loc1, a, rm, hm, occ):
+                d1 = _dests(cfg, k1, pid1, loc1, a, rm, hm, occ)
+                if not d1:
+                    continue
+                rest = total - a
+                for to1, b1 in d1:
                     p2 = list(pegs)
                     o2 = occ[:]
                     r2 = rm[:]
                     h2 = hm[:]
                     _do(p2, o2, r2, h2, pid1, to1, b1)
-                    if team:
-                        cols2 = cols1
-                    elif cfg.seven and cfg.mode == "teams":
-                        cols2 = controlled(cfg, seat, p2)
+                    T = _touched(cfg, loc1, to1, b1)
+                    home_c = c1 if (to1 >= HOME0 or loc1 >= HOME0) else -1
+                    if recolour:
+                        movers2, _ = _movers(p2, controlled(cfg, seat, p2))
                     else:
-                        cols2 = cols1
-                    movers2, _ = _movers(p2, cols2)
-                    rest = total - a
+                        movers2 = []
+                        for _, pid in movers:
+                            if pid != pid1:
+                                loc = p2[pid]
+                                if loc != START:
+                                    movers2.append((loc, pid))
+                        movers2.sort()
                     part1 = (k1, pid1, loc1, to1, a)
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
                             continue
-                        for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2):
-                            out.append(Play(total, (part1, (k2, pid2, loc2, to2, rest)),
-                                            (b1, b2)))
+                        res = None
+                        if _SPLIT_CACHE and pegs[pid2] == loc2 and pid2 // PEGS != home_c and (
+                                loc2 >= HOME0 or (
+                                    not pathmasks[loc2][rest] & T
+                                    and occ[(loc2 + rest if k2 == "f" else loc2 - rest) % R] < 0)):
+                            # untouched path, free landing: same as on the original board
+                            key = (pid2, rest, k2)
+                            res = base.get(key)
+                            if res is None:
+                                res = base[key] = _dests(cfg, k2, pid2, loc2, rest, rm, hm, occ)
+                        if res is None:
+                            res = _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2)
+                        for to2, b2 in res:
+                            app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
 
 
 def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
@@ -613,7 +706,7 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
     seat = st.turn
     pegs = st.pegs
     R = cfg.R
-    occ, rm, hm = _boards(cfg, pegs)
+    occ, rm, hm = board(st)
     cols = controlled(cfg, seat, pegs)
     normal: list[Play] = []
     last: list[Play] = []
@@ -907,6 +1000,7 @@ def new_game(config: Mapping[str, Any], seed: Any, events: list | None = None) -
     s.idle = 0
     s.turn = -1
     s._legal = None
+    s._board = None
     if cfg.rules == TEES:
         _tees_continue(s, s.dealer, events)
         return s
@@ -946,20 +1040,32 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
                    "discard": parts[0][0] == "x"})
         if parts[0][0] == "x":
             ev.append({"type": "discard", "seat": seat, "card": card})
-    if parts[0][0] != "x":
+    if parts[0][0] == "x":
+        s._board = st._board
+    else:
         pegs = list(st.pegs)
+        ob = st._board
+        if ob is None:
+            ob = board(st)
+        occ = ob[0][:]
+        rm = ob[1][:]
+        hm = ob[2][:]
         for part, bumps in zip(parts, play.bumps, strict=True):
             kind, pid, frm, to, n = part
             if kind == "t":
+                c, oc = pid // PEGS, n // PEGS
                 pegs[pid] = to
                 pegs[n] = frm
+                occ[to] = pid
+                occ[frm] = n
+                rm[c] ^= (1 << frm) | (1 << to)
+                rm[oc] ^= (1 << frm) | (1 << to)
             else:
-                pegs[pid] = to
-                for q, _qf, qt in bumps:
-                    pegs[q] = qt
+                _do(pegs, occ, rm, hm, pid, to, bumps)
             if ev is not None:
                 _part_events(cfg, part, bumps, ev)
         s.pegs = tuple(pegs)
+        s._board = (occ, rm, hm)
         team = cfg.team_of[seat]
         for c in cfg.teams[team]:
             if not done(pegs, c):

@@ -314,6 +314,7 @@ def parse_position(text: str, settle: bool = True) -> TrackState:
     s.idle = 0
     s.winner = -1
     s._legal = None
+    s._board = None
     if cfg.rules == TEES:
         for k in ("dealer", "round"):
             if k not in kv:

@@ -285,6 +285,7 @@ class TrackRules:
         oc = view.get("outcome")
         s.winner = oc["team"] if oc else -1
         s._legal = None
+        s._board = None
         return s
 
     # -- results, replay, notation ---------------------------------------------------------
