@@ -147,6 +147,7 @@ SAVE_FORMAT = "tee-table-save"
 SAVE_VERSION = 1
 NAME_MAX = 24
 OUTBOX_MAX = 1000
+HISTORY_MAX = 200  # the last plays passed to a CPU as ``history`` ({"seat", "play"} each)
 SYMBOLS = ("circle", "square", "triangle", "diamond", "star", "hexagon", "cross", "moon")
 WORTH = {"easy": 1, "tricky": 2, "nasty": 3, "person": 3}
 #: Games whose views hide nothing from a seat that the seat's neighbours may see (no hand cover).
@@ -223,6 +224,7 @@ BASE_DURATIONS: dict[str, tuple[float, float]] = {
     "swap": (0.5, 0.0),  # a Jack trade
     "trade": (0.5, 0.0),
     "out": (0.4, 0.0),  # a peg comes out onto its come-out hole
+    "come_out": (0.4, 0.0),
     "home": (0.2, 0.0),
     "play": (0.35, 0.0),  # a card flies from hand to pile
     "card": (0.35, 0.0),
@@ -267,9 +269,10 @@ def _items(event: Mapping[str, Any]) -> int:
             return len(v)
         if isinstance(v, int) and not isinstance(v, bool):
             return abs(v)
-    v = event.get("sizes")
-    if isinstance(v, list | tuple) and all(isinstance(x, int) for x in v):
-        return sum(v)
+    for key in ("counts", "sizes"):  # cards dealt to each seat (track) / layout sizes
+        v = event.get(key)
+        if isinstance(v, list | tuple) and all(isinstance(x, int) for x in v):
+            return sum(v)
     v = event.get("count")
     if isinstance(v, int) and not isinstance(v, bool):
         return abs(v)
@@ -1240,7 +1243,7 @@ class Table:
             job = CpuJob(
                 self.game, self.rules.view(self._state, mover), legal, level,
                 self._cpu_seed(mover), self.speed.budget_ms,
-                tuple({"seat": s, "play": p} for s, p in self._log),
+                tuple({"seat": s, "play": p} for s, p in self._log[-HISTORY_MAX:]),
             )
             self._cpu_pending = key
             self.cpu.request(key, job)

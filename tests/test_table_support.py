@@ -14,7 +14,7 @@ The tests in this file check the double itself against hand-worked positions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -226,3 +226,60 @@ def test_race_double_teams_and_empty_hands() -> None:
     cfg = {"seats": 2, "target": 99, "hands": [["5S"], ["5C"]], "deck": []}
     st = RACE.replay(cfg, 0, [(0, "5S"), (1, "5C")])
     assert RACE.outcome(st) == {"winners": [0, 1], "totals": [5, 5]}
+
+
+# ------------------------------------------------------------------ helpers for whole games
+
+
+class RandomCpu:
+    """A CPU runner double: a seeded random legal play, at once (so games end quickly and
+    replay exactly whatever the real CPUs do)."""
+
+    def __init__(self) -> None:
+        self._answers: dict[object, str] = {}
+        self.requests = 0
+        self.levels: set[str] = set()
+
+    def request(self, key: object, job: Any) -> None:
+        self.requests += 1
+        self.levels.add(job.level)
+        self._answers[key] = Rng(job.seed).choice(list(job.legal))
+
+    def poll(self, key: object) -> str | None:
+        return self._answers.pop(key)
+
+    def cancel(self, key: object) -> None:
+        self._answers.pop(key, None)
+
+    def close(self) -> None:
+        self._answers.clear()
+
+
+def person_choice(table: Any, seat: int) -> str:
+    """What a scripted person plays: a legal play picked by the state number (deterministic)."""
+    legal = [str(p) for p in table.rules.legal_plays(table.state)]
+    return legal[Rng(table.seed ^ (table.state_no * 7919 + seat)).below(len(legal))]
+
+
+def play_out(table: Any, clock: FakeClock, *, max_plays: int = 20000,
+             stop_at: int | None = None,
+             after: Callable[[], None] | None = None) -> list[tuple[float, int]]:
+    """Drive ``table`` to the end (or to ``stop_at`` plays): people play ``person_choice`` as
+    soon as it is their turn, CPUs when the table releases them; ``after()`` runs after each
+    play. Returns (clock, state_no) of every play."""
+    times: list[tuple[float, int]] = []
+    while table.phase == "playing" and table.state_no < (stop_at or max_plays):
+        mover = table.to_move()
+        seat = table.snapshot(None)["seats"][mover]
+        if seat["kind"] == "person" and seat["connected"]:
+            r = table.submit(table.token(mover), person_choice(table, mover), table.state_no)
+            assert r.ok, r
+        else:
+            due = table.next_due()
+            assert due is not None, table.pause_reasons()
+            clock.t = max(clock.t, due)
+            assert table.tick() == 1
+        times.append((clock.t, table.state_no))
+        if after is not None:
+            after()
+    return times
