@@ -49,15 +49,17 @@ def api_game(cfg: dict, seed: int) -> int:
     return turns
 
 
-def run(fn, cfg: dict, seconds: float) -> tuple[float, float, int]:
+def run(fn, cfg: dict, seconds: float) -> tuple[float, float, int, float]:
+    """(games/s, turns/s, games, cpu share) over about ``seconds`` of wall-clock time."""
     games = turns = 0
     t0 = time.perf_counter()
+    c0 = time.process_time()
     while True:
         turns += fn(cfg, games)
         games += 1
         dt = time.perf_counter() - t0
         if dt >= seconds:
-            return games / dt, turns / dt, games
+            return games / dt, turns / dt, games, (time.process_time() - c0) / dt
 
 
 def main() -> None:
@@ -70,12 +72,13 @@ def main() -> None:
     for n in map(int, args.players.split(",")):
         cfg = normalize_config({"seats": n, "layout_size": args.size})
         if args.api:
-            g, t, k = run(api_game, cfg, args.seconds)
+            g, t, k, cpu = run(api_game, cfg, args.seconds)
             print(f"  api path: {k} games, {t / g:.0f} turns/game, games/s={g:.1f} "
-                  f"turns/s={t:.0f}")
-        g, t, k = run(fast_game, cfg, args.seconds)
+                  f"turns/s={t:.0f} (cpu share {cpu:.2f})")
+        g, t, k, cpu = run(fast_game, cfg, args.seconds)
         extra = f" size={args.size}" if args.size != 10 else ""
-        print(f"  fast path: {k} games, {t / g:.0f} turns/game{extra}")
+        print(f"  fast path: {k} games, {t / g:.0f} turns/game{extra}, cpu share {cpu:.2f} "
+              f"(per cpu-second: games/s={g / cpu:.1f})")
         print(f"layout {n}p games/s={g:.1f} turns/s={t:.0f}")
 
 

@@ -357,7 +357,16 @@ def resolve(st: State, c: int, ev: list[Event] | None) -> None:
             continue
         reason = "filled"
         break
-    st.disc.append(c)
+    disc = st.disc
+    disc.append(c)
+    if ev is None and st.lc_first < 0:
+        # the simulation fast path of end_turn/start_turn (hold and phase are already clear)
+        st.passes = 0
+        st.turn = (s + 1) % st.n
+        if st.stock or len(disc) >= 2:
+            return
+        start_turn(st, None)
+        return
     if ev is not None:
         ev.append({"type": "discarded", "seat": s, "card": c, "reason": reason})
     end_turn(st, ev)
