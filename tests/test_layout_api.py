@@ -264,3 +264,16 @@ def test_the_engine_shuffle_is_deterministic_and_uniform() -> None:
         state = shuffle_ints(items, state)
         tops[items[-1]] += 1
     assert len(tops) == 104 and max(tops.values()) < 100
+
+
+def test_start_gives_the_opening_deal_events() -> None:
+    st, ev = RULES.start({"seats": 3, "upcard": True, "first_leader": 1, "layout_size": 5}, 8)
+    assert st == RULES.new_game({"seats": 3, "upcard": True, "first_leader": 1,
+                                 "layout_size": 5}, 8)
+    # 3 seats: 104 cards; 15 dealt, one upcard, 88 in the stock
+    assert ev == [
+        {"type": "dealt", "hand": 1, "sizes": [5, 5, 5], "leader": 1, "stock": 88,
+         "upcard": st.disc[0]},
+        {"type": "turn", "seat": 1},
+    ]
+    assert RULES.legal_tokens(st) == ["S", "D"]

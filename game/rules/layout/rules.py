@@ -92,8 +92,9 @@ def _seed_int(seed: int) -> int:
     return seed
 
 
-def new_state(cfg: Config, seed: int) -> State:
-    """A fresh game from a normalized config (no events: the first deal is the start)."""
+def new_state(cfg: Config, seed: int, ev: list[Event] | None = None) -> State:
+    """A fresh game from a normalized config; ``ev`` (if given) receives the opening events
+    (``dealt`` and ``turn``)."""
     st = State.__new__(State)
     st.cfg = cfg
     st.seed = seed
@@ -109,7 +110,7 @@ def new_state(cfg: Config, seed: int) -> State:
         st.leader, st.rng = engine.below_int(st.n, st.rng)
     else:
         st.leader = cfg["first_leader"]
-    engine.deal(st, None)
+    engine.deal(st, ev)
     return st
 
 
@@ -211,6 +212,11 @@ class LayoutRules:
     def new_game(self, config: Mapping[str, Any], seed: int) -> State:
         return new_state(normalize_config(config), _seed_int(seed))
 
+    def start(self, config: Mapping[str, Any], seed: int) -> tuple[State, list[Event]]:
+        """``new_game`` plus the events of the opening deal (``dealt``, ``turn``)."""
+        ev: list[Event] = []
+        return new_state(normalize_config(config), _seed_int(seed), ev), ev
+
     def seat_count(self, state: State) -> int:
         return state.n
 
@@ -222,6 +228,9 @@ class LayoutRules:
 
     def legal_plays(self, state: State) -> list[Play]:
         return legal_tokens(state)
+
+    def legal_tokens(self, state: State) -> list[str]:
+        return [str(p) for p in legal_tokens(state)]
 
     def parse_play(self, state: State, token: str) -> Play:
         return _parse_play(state, token)
