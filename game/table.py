@@ -715,6 +715,23 @@ class Table:
         return self._host_token
 
     @property
+    def save_path(self) -> Path | None:
+        """Where the table is saved (None: not saved)."""
+        return self._save.path if self._save is not None else None
+
+    def is_host(self, token: object) -> bool:
+        """True for the host's admin token and for the token of ``host_seat``."""
+        return self._is_host(token)
+
+    def public(self) -> dict[str, Any]:
+        """What everyone may know about the table (no view, no tokens): the ``table`` message."""
+        return self._public()
+
+    def seat_info(self, seat: int) -> dict[str, Any]:
+        """The public facts of one seat (kind, name, level, team, symbol, connected...)."""
+        return self._seat_public(self._seats[seat])
+
+    @property
     def state(self) -> Any:
         """The full engine state: for the host's own checks and tests, never for a seat."""
         return self._state
@@ -1187,9 +1204,11 @@ class Table:
         wait = self.speed.cpu_wait
         if s.kind == "cpu":
             return s.level, "cpu", max(self._busy_until, self._turn_since) + wait
-        if s.connected or s.dropped_at is None:
+        if s.connected:
             return None
-        due = max(self._busy_until, self._turn_since, s.dropped_at) + self.speed.grace
+        # a person who never connected counts as dropped since their turn came
+        since = self._turn_since if s.dropped_at is None else s.dropped_at
+        due = max(self._busy_until, self._turn_since, since) + self.speed.grace
         return STAND_IN_LEVEL, "standin", due
 
     def _cpu_seed(self, seat: int) -> int:
@@ -1287,7 +1306,7 @@ class Table:
             "team": s.team, "symbol": s.symbol, "local": s.local,
             "connected": s.connected if s.kind == "person" else True,
             "ready": s.ready if s.kind == "person" else True,
-            "standin": s.kind == "person" and not s.connected and s.dropped_at is not None,
+            "standin": s.kind == "person" and not s.connected and self.phase == "playing",
             "host": s.index == self.host_seat, "left": s.left,
         }
 
@@ -1305,6 +1324,10 @@ class Table:
 
     def _snapshot(self, seat: int | None) -> dict[str, Any]:
         snap = self._public()
+        t = self.table_time()
+        for info, s in zip(snap["seats"], self._seats, strict=True):
+            dropped = s.kind == "person" and not s.connected and s.dropped_at is not None
+            info["dropped_for"] = max(0.0, t - s.dropped_at) if dropped else None
         snap.update({
             "type": "snapshot", "you": seat, "view": self.rules.view(self._state, seat),
             "busy_for": self.busy_for(), "speed_info": self.speed.to_dict(),

@@ -492,3 +492,16 @@ def test_a_broken_cpu_falls_back_to_the_first_legal_play() -> None:
     clock.advance(5)
     assert t.tick() == 1 and t.log == [(0, "2C"), (1, "4D")]
     assert len(t.warnings) == 2 and "illegal" in t.warnings[0] and "failed" in t.warnings[1]
+
+
+def test_a_person_who_never_connects_gets_a_stand_in() -> None:
+    clock = FakeClock(1000.0)
+    t = two_seat(clock, [["2C", "3C"], ["4D", "5D"]], [], target=99,
+                 second=SeatSpec("person", "Bob"))
+    t.start(t.host_token)
+    assert t.snapshot(None)["seats"][1]["standin"] is True
+    clock.t = 1001.0
+    t.submit(t.token(0), "2C", 0)  # animations to 1001.35, then the 20 s grace
+    assert t.next_due() == pytest.approx(1021.35)
+    clock.t = t.next_due()
+    assert t.tick() == 1 and t.standin_plays == 1 and t.log[-1] == (1, "4D")
