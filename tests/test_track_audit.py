@@ -196,3 +196,281 @@ def test_head_to_head_b_sits_on_side_two_and_three_seats_use_sides_zero_one_two(
     assert pegs(play(p, "A:cs")[0], "c") == "s,s,s,s,44"
     p = P("classic", {"a": "s,s,s,s,50"}, "5C", seats=3)
     assert legal(p) == ["5:a50+5"]
+
+
+# ==========================================================================================
+# 2. tees (spec 3, seed 000). 4 seats: a, c partners against b, d.
+
+
+def test_tees_rich_position_every_card_counted_by_hand() -> None:
+    # a: start x2, 10, 30, h3 (h4, h5 empty). b (opp): 13, 34. c (partner): 32. d (opp): 8,
+    # on a's come-out hole. Hand A 2 3 4 J.
+    # A: come out onto d8 (opponent: bumped) -> A:as; 1 forward: a10->11, a30->31, ah3->h4.
+    # 2: a10->12 free; a30->32 lands on partner c = last resort (other plays exist: not
+    #    legal); ah3->h5 (h4, h5 empty).
+    # 3: a10: 10-8 = 2 < 3, would go behind the come-out hole: no. a30->27 (29, 28 free).
+    #    ah3: not snug (h4 empty); steps h2, h1, in-spot 3: all free -> lands on 3.
+    # 4: a10->14 passes 11,12,13 (b13 is an opponent: may pass). a30->34 passes c32: no.
+    #    ah3+4 = h7: no.
+    # J: a's ring pegs 10, 30 trade with every other ring peg not a's: 8, 13, 32, 34.
+    #    (never a's h3, never start pegs.)
+    p = P("tees", {"a": "s,s,10,30,h3", "b": "s,s,s,13,34", "c": "s,s,s,s,32",
+                   "d": "s,s,s,s,8"}, "AC,2C,3C,4C,JC", counts={"b": 5, "c": 5, "d": 5})
+    want = ["A:as", "A:a10+1", "A:a30+1", "A:ah3+1", "2:a10+2", "2:ah3+2", "3:a30-3",
+            "3:ah3-3", "4:a10+4", "J:a10x8", "J:a10x13", "J:a10x32", "J:a10x34", "J:a30x8",
+            "J:a30x13", "J:a30x32", "J:a30x34"]
+    same(legal(p), want)
+    illegal(p, "2:a30+2")  # the last-resort landing is not allowed while others exist
+    illegal(p, "3:a10-3")
+    illegal(p, "4:a30+4")
+    # coming out onto the opponent on the come-out hole sends it back to start
+    p2, ev = play(p, "A:as")
+    assert pegs(p2, "a") == "s,8,10,30,h3" and pegs(p2, "d") == "s,s,s,s,s"
+    assert bumps(ev) == [(3, 8, "s")]
+
+
+def test_tees_passing_own_and_partner_blocks_opponent_does_not() -> None:
+    # a10, a14; b12 opponent; c20 partner. Hand 4 5 6 7 8.
+    # 4: a10->14 lands on own: no. a14->18 (15,16,17 free).
+    # 5: a10->15 passes a14: no. a14->19.
+    # 6: a10 passes 14: no. a14->20 = partner: last resort, not legal here.
+    # 7, 8: a14 would pass the partner on 20: no; a10 passes a14: no.
+    p = P("tees", {"a": "s,s,s,10,14", "b": "s,s,s,s,12", "c": "s,s,s,s,20"},
+          "4C,5C,6C,7C,8C")
+    assert legal(p) == ["4:a14+4", "5:a14+5"]
+    # a10+2 passes nothing and lands on the opponent b12: it is bumped (passing b is free).
+    p = P("tees", {"a": "s,s,s,10,14", "b": "s,s,s,s,12", "c": "s,s,s,s,20"}, "2C")
+    assert legal(p) == ["2:a10+2", "2:a14+2"]
+    p2, ev = play(p, "2:a10+2")
+    assert pegs(p2, "b") == "s,s,s,s,s" and bumps(ev) == [(1, 12, "s")]
+
+
+def test_tees_last_resort_partner_landing() -> None:
+    # a10; c (partner) on 8 (a's come-out hole) and 12. Hand 2 3 5 K.
+    # 2: a10->12 = partner: last resort. 3: 10-8 = 2 < 3: no. 5: a10 passes c12: no.
+    # K: come out onto c8 = partner: last resort. Nothing else exists, so both are legal.
+    p = P("tees", {"a": "s,s,s,s,10", "c": "s,s,s,8,12"}, "2C,3C,5C,KC")
+    same(legal(p), ["2:a10+2", "K:as"])
+    p2, ev = play(p, "K:as")
+    assert pegs(p2, "a") == "s,s,s,8,10" and pegs(p2, "c") == "s,s,s,s,12"
+    assert bumps(ev) == [(2, 8, "s")]  # tees: the partner's peg goes back to start
+    p2, ev = play(p, "2:a10+2")
+    assert pegs(p2, "a") == "s,s,s,s,12" and pegs(p2, "c") == "s,s,s,s,8"
+    # With a Jack in hand the trades with the partner (always legal, not a landing) exist,
+    # so the landings are no longer legal.
+    p = P("tees", {"a": "s,s,s,s,10", "c": "s,s,s,8,12"}, "2C,3C,JC,KC")
+    assert legal(p) == ["J:a10x8", "J:a10x12"]
+    illegal(p, "K:as")
+    illegal(p, "2:a10+2")
+    # A 3 back onto the partner is a last resort too: a13 (13-8 = 5 >= 3) -> 10 = c.
+    p = P("tees", {"a": "s,s,s,s,13", "c": "s,s,s,s,10"}, "3C")
+    assert legal(p) == ["3:a13-3"]
+    assert pegs(play(p, "3:a13-3")[0], "c") == "s,s,s,s,s"
+
+
+def test_tees_jack_trades_never_start_or_home_pegs() -> None:
+    # a: 10 and h2; b: 30 and h1; c: 50. J: a10 with b30 or c50 (partner: always legal).
+    # 2: a10->12; ah2->h4.
+    p = P("tees", {"a": "s,s,s,10,h2", "b": "s,s,s,30,h1", "c": "s,s,s,s,50"}, "2C,JC")
+    assert legal(p) == ["2:a10+2", "2:ah2+2", "J:a10x30", "J:a10x50"]
+    p2, ev = play(p, "J:a10x30")
+    assert pegs(p2, "a") == "s,s,s,30,h2" and pegs(p2, "b") == "s,s,s,10,h1"
+    tr = next(e for e in ev if e["type"] == "trade")
+    assert (tr["colour"], tr["from"], tr["to"], tr["other_colour"]) == (0, 10, 30, 1)
+    # No own peg on the track: the Jack cannot trade (home pegs never trade); K comes out.
+    p = P("tees", {"a": "s,s,s,s,h1", "b": "s,s,s,s,30"}, "JC,KC")
+    assert legal(p) == ["K:as"]
+    # A trade ignores passing: a10 trades across its own a12 and partner c11 with b40.
+    p = P("tees", {"a": "s,s,s,10,12", "b": "s,s,s,s,40", "c": "s,s,s,s,11"}, "JC")
+    assert legal(p) == ["J:a10x11", "J:a10x40", "J:a12x11", "J:a12x40"]
+
+
+def test_tees_three_backward_on_the_track() -> None:
+    # a11: 11-8 = 3, exactly back to the come-out hole; passing the opponent d9 is fine.
+    p = P("tees", {"a": "s,s,s,s,11", "d": "s,s,s,s,9"}, "3C")
+    assert legal(p) == ["3:a11-3"]
+    p2, ev = play(p, "3:a11-3")
+    assert pegs(p2, "a") == "s,s,s,s,8" and pegs(p2, "d") == "s,s,s,s,9"
+    assert next(e for e in ev if e["type"] == "move")["path"] == [10, 9, 8]
+    # passing the partner c9 is not allowed
+    p = P("tees", {"a": "s,s,s,s,11", "c": "s,s,s,s,9"}, "2C,3C")
+    assert legal(p) == ["2:a11+2"]
+    illegal(p, "3:a11-3")
+    # landing on an opponent on 8 bumps it
+    p = P("tees", {"a": "s,s,s,s,11", "d": "s,s,s,s,8"}, "3C")
+    p2, ev = play(p, "3:a11-3")
+    assert pegs(p2, "d") == "s,s,s,s,s" and bumps(ev) == [(3, 8, "s")]
+    # landing on an own peg: no; a8 itself cannot go back (0 past its come-out hole)
+    p = P("tees", {"a": "s,s,s,8,11"}, "2C,3C")
+    assert legal(p) == ["2:a8+2", "2:a11+2"]
+    # a9 (1 past the come-out hole) and a10 (2 past): never behind the come-out hole
+    p = P("tees", {"a": "s,s,s,9,30"}, "3C")
+    assert legal(p) == ["3:a30-3"]
+    p = P("tees", {"a": "s,s,s,10,30"}, "3C")
+    assert legal(p) == ["3:a30-3"]
+
+
+def test_tees_three_pulls_a_non_snug_home_peg_back() -> None:
+    # a: h2, h4, h5. h4, h5 are snug (every deeper hole full); h2 is not (h3 empty).
+    # 3 on h2: steps h1 (free), the in-spot 3 (b, an opponent: passing is fine), lands on 2
+    # (d, an opponent: bumped). A: come out to 8; ah2+1 -> h3; ah4+1 lands on own h5: no.
+    p = P("tees", {"a": "s,s,h2,h4,h5", "b": "s,s,s,s,3", "d": "s,s,s,s,2"}, "3C,AC")
+    assert legal(p) == ["A:as", "A:ah2+1", "3:ah2-3"]
+    p2, ev = play(p, "3:ah2-3")
+    assert pegs(p2, "a") == "s,s,2,h4,h5" and pegs(p2, "d") == "s,s,s,s,s"
+    mv = next(e for e in ev if e["type"] == "move")
+    assert mv["path"] == ["h1", 3, 2] and mv["backward"]
+    # the same with the partner c on the in-spot: passing the partner is not allowed
+    p = P("tees", {"a": "s,s,h2,h4,h5", "c": "s,s,s,s,3"}, "3C,AC")
+    assert legal(p) == ["A:as", "A:ah2+1"]
+    # a: h1, h2. h2 would pass own h1: no. h1 goes back to two before the in-spot: 1.
+    p = P("tees", {"a": "s,s,s,h1,h2"}, "3C")
+    assert legal(p) == ["3:ah1-3"]
+    assert pegs(play(p, "3:ah1-3")[0], "a") == "s,s,s,1,h2"
+    # a: h2, h4 (h5 empty): h4 -> h1 would pass own h2: no; h2 -> 2.
+    p = P("tees", {"a": "s,s,s,h2,h4"}, "3C")
+    assert legal(p) == ["3:ah2-3"]
+    # a: h4 alone (h5 empty: not snug): home 4 back to home 1.
+    p = P("tees", {"a": "s,s,s,s,h4"}, "3C")
+    assert legal(p) == ["3:ah4-3"]
+    p2, ev = play(p, "3:ah4-3")
+    assert pegs(p2, "a") == "s,s,s,s,h1"
+    assert next(e for e in ev if e["type"] == "move")["path"] == ["h3", "h2", "h1"]
+
+
+def test_tees_snug_pegs_never_move() -> None:
+    # a: 20, h3, h4, h5: h3, h4, h5 snug. 3: only a20 -> 17. 2: a20 -> 22 only (h3+2 = h5 is
+    # own, and snug pegs cannot move anyway).
+    p = P("tees", {"a": "s,20,h3,h4,h5"}, "2C,3C")
+    assert legal(p) == ["2:a20+2", "3:a20-3"]
+    # a: 20, h1, h2, h3, h4 with h5 empty: none of them is snug.
+    # A: a20 -> 21; ah4 -> h5 (the others would land on own pegs). (no start peg: no come out)
+    # 3: a20 -> 17; ah1 -> 1 (in-spot 3 and 2 free); h2, h3 pass own; h4 -> h1 is own.
+    p = P("tees", {"a": "20,h1,h2,h3,h4"}, "AC,3C")
+    assert legal(p) == ["A:a20+1", "A:ah4+1", "3:a20-3", "3:ah1-3"]
+
+
+def test_tees_three_pulling_home_peg_onto_partner_is_a_last_resort() -> None:
+    # a h3 (not snug) -> the in-spot 3, where the partner c stands: the only play, so legal;
+    # c goes back to start.
+    p = P("tees", {"a": "s,s,s,s,h3", "c": "s,s,s,s,3"}, "3C")
+    assert legal(p) == ["3:ah3-3"]
+    p2, ev = play(p, "3:ah3-3")
+    assert pegs(p2, "a") == "s,s,s,s,3" and pegs(p2, "c") == "s,s,s,s,s"
+    # with another play available (K comes out to 8) it is not legal
+    p = P("tees", {"a": "s,s,s,s,h3", "c": "s,s,s,s,3"}, "3C,KC")
+    assert legal(p) == ["K:as"]
+
+
+def test_tees_exact_count_into_home_and_inside_home() -> None:
+    # a0 (corner): 9 would reach h6, T h7: no. a h1: 4 -> h5 (h2..h5 free), 9: no.
+    p = P("tees", {"a": "s,s,s,0,h1"}, "4C,9C,TC")
+    # 4: a0+4 -> h1 is own: no; ah1+4 -> h5.
+    assert legal(p) == ["4:ah1+4"]
+    # home pegs pass no own peg: a h1, h3: h1+3 = h4 passes h3: no; h3+2 -> h5.
+    p = P("tees", {"a": "s,s,s,h1,h3"}, "2C,3C")
+    # 2: ah1 -> h3 own: no; ah3 -> h5. 3 (backward in tees): h1 is not snug (h2 empty):
+    # steps 3, 2, lands on 1; h3 steps h2, h1 (own: no passing).
+    assert legal(p) == ["2:ah3+2", "3:ah1-3"]
+
+
+def test_tees_finished_seat_moves_partner_pegs_with_partner_blocking_rules() -> None:
+    # a is home; it moves c (c10, c14; b12 opponent). c comes out on 44 with the K.
+    # 4: c10 -> 14 own: no; c14 -> 18. 3: c10 -> 7 (10-44 mod 72 = 38 >= 3; 9, 8 free);
+    # c14 -> 11 (passes b12: fine).
+    p = P("tees", {"a": "h1,h2,h3,h4,h5", "b": "s,s,s,s,12", "c": "s,s,s,10,14"},
+          "3C,4C,KC")
+    assert legal(p) == ["3:c10-3", "3:c14-3", "4:c14+4", "K:cs"]
+    assert RULES.controlled(RULES.parse_position(p), 0) == [2]
+
+
+def test_tees_team_wins_when_partner_pegs_are_home() -> None:
+    # a done; c's last peg on 38 is 1 short of its in-spot 39: a 2 -> h1. The team (a, c)
+    # has every peg home: the game is over and seats 0 and 2 win.
+    p = P("tees", {"a": "h1,h2,h3,h4,h5", "c": "38,h2,h3,h4,h5"}, "2C")
+    assert legal(p) == ["2:c38+2h"]
+    p2, ev = play(p, "2:c38+2h")
+    assert field(p2, "turn") == "-"
+    assert ev[-1]["type"] == "game_over" and sorted(ev[-1]["winners"]) == [0, 2]
+    assert sorted(RULES.outcome(RULES.parse_position(p2))["winners"]) == [0, 2]
+
+
+def test_tees_folds_then_next_round_then_left_of_dealer_leads() -> None:
+    # Round 1 of 4 seats, dealer d, each seat down to one card; 16 cards played, pile 32.
+    # The filler (notation.md): pack minus a's 5C, sorted: the 16 discards are the A, 2, 3,
+    # 4s; then b gets 5D (21), c 5H (22), d 5S (23).
+    # a plays 5: a20 -> 25. b, c, d have every peg in start and only a 5: each folds. No
+    # hand holds a card: round 2 is dealt (4 each) by the same dealer d; a (left of d) leads.
+    p = P("tees", {"a": "s,s,s,s,20"}, "5C", counts={"b": 1, "c": 1, "d": 1}, discards=16,
+          dealer="d", rnd=1)
+    assert field(p, "pile") == "32"
+    p2, ev = play(p, "5:a20+5")
+    folds = [(e["seat"], e["cards"]) for e in ev if e["type"] == "fold"]
+    assert folds == [(1, [21]), (2, [22]), (3, [23])]
+    deal = next(e for e in ev if e["type"] == "deal")
+    assert (deal["dealer"], deal["round"], deal["counts"]) == (3, 2, [4, 4, 4, 4])
+    after_deal = ev[ev.index(deal) + 1:]
+    assert after_deal[0]["type"] in ("turn", "fold") and after_deal[0]["seat"] == 0
+    # 16 + 1 + 3 discards; the pile lost 16
+    assert field(p2, "pile") == "16" and field(p2, "discards") == "20"
+    assert field(p2, "round") == "2"
+
+
+def test_tees_deck_used_up_passes_to_next_dealer_and_is_reshuffled() -> None:
+    # Round 3 (the last of a 4-seat deck), dealer d, pile empty; a plays its last card.
+    # Every hand is empty and the deck is used up: it passes to a (next clockwise), all 52
+    # cards are reshuffled, a deals 5 each, and b (left of a) leads.
+    p = P("tees", {"a": "s,s,s,s,20"}, "5C", discards=51, dealer="d", rnd=3)
+    assert field(p, "pile") == "0"
+    p2, ev = play(p, "5:a20+5")
+    rs = next(e for e in ev if e["type"] == "reshuffle")
+    assert rs["count"] == 52 and rs["dealer"] == 0
+    deal = next(e for e in ev if e["type"] == "deal")
+    assert (deal["dealer"], deal["round"], deal["counts"]) == (0, 1, [5, 5, 5, 5])
+    first = next(e for e in ev[ev.index(deal) + 1:] if e["type"] in ("turn", "fold"))
+    assert first["seat"] == 1
+    assert field(p2, "pile") == "32" and field(p2, "dealer") == "a"
+
+
+def _tees_deals(seats: int, seed: int, until: int) -> list[tuple[str, Any, Any, int]]:
+    """Play first-legal plays; record (event, dealer, counts/count, pile after) per deal."""
+    s, ev = RULES.start({"rules": "tees", "seats": seats}, seed)
+    seen: list[tuple[str, Any, Any, int]] = []
+    leads: list[tuple[int, int]] = []
+
+    def note(evs: list[dict[str, Any]], pile: int) -> None:
+        for i, e in enumerate(evs):
+            if e["type"] == "deal":
+                seen.append(("deal", e["dealer"], e["counts"], pile))
+                nxt = next(x for x in evs[i + 1:] if x["type"] in ("turn", "fold"))
+                leads.append((e["dealer"], nxt["seat"]))
+            elif e["type"] == "reshuffle":
+                seen.append(("reshuffle", e["dealer"], e["count"], -1))
+
+    note(ev, len(s.pile))
+    n = 0
+    while sum(1 for x in seen if x[0] == "deal") < until and s.turn is not None and n < 400:
+        if RULES.to_move(s) is None:
+            break
+        s, ev = RULES.apply(s, s.turn, RULES.legal_plays(s)[0])
+        note(ev, len(s.pile))
+        n += 1
+    for dealer, first in leads:  # the player left of the dealer leads every round
+        assert first == (dealer + 1) % seats
+    return seen
+
+
+def test_tees_four_seat_deal_is_five_four_four_then_next_dealer() -> None:
+    seen = _tees_deals(4, 5, 4)
+    # 52 = 4*5 + 4*4 + 4*4: piles 32, 16, 0; then the deck passes from d (3) to a (0).
+    assert seen[:5] == [("deal", 3, [5] * 4, 32), ("deal", 3, [4] * 4, 16),
+                        ("deal", 3, [4] * 4, 0), ("reshuffle", 0, 52, -1),
+                        ("deal", 0, [5] * 4, 32)]
+
+
+def test_tees_six_seat_deal_is_four_then_four_leaving_four_unused() -> None:
+    seen = _tees_deals(6, 7, 3)
+    # 6*4 = 24 twice = 48: piles 28 then 4 (the 4 left over stay unused); then all 52 are
+    # reshuffled by the next dealer (f=5 -> a=0).
+    assert seen[:4] == [("deal", 5, [4] * 6, 28), ("deal", 5, [4] * 6, 4),
+                        ("reshuffle", 0, 52, -1), ("deal", 0, [4] * 6, 28)]
