@@ -277,3 +277,17 @@ def test_start_gives_the_opening_deal_events() -> None:
         {"type": "turn", "seat": 1},
     ]
     assert RULES.legal_tokens(st) == ["S", "D"]
+
+
+def test_an_unsettled_hand_built_position_passes_on_when_read() -> None:
+    # Seat 0 is "to move" but the stock is empty and the lone discard 2C is dead for it (its
+    # place 2 holds 2S): reading the position plays the pass, and seat 1, for whom 2C is live,
+    # is to move with D as its only play.
+    text = "layout turn=0 p0=?AS,2S p1=?AH,?2H stock=- discard=2C"
+    st = parse_position(text)
+    assert st.turn == 1 and st.passes == 1 and RULES.legal_tokens(st) == ["D"]
+    raw = parse_position(text, settle=False)
+    assert raw.turn == 0 and RULES.legal_tokens(raw) == []
+    # dead for both: the hand is dealt again (a full pack, same leader)
+    st = parse_position("layout turn=0 p0=?AS,2S p1=?AH,?2H stock=- discard=KC")
+    assert st.hand == 2 and st.turn == 0 and len(st.stock) == 52 - 4

@@ -21,7 +21,17 @@ from typing import Any
 
 from game.rules.api import ConfigError, NotationError, RulesError
 from game.rules.cards import CardError, card_text, parse_card
-from game.rules.layout.engine import OVER, PHASE_NAMES, SOURCE, UP, WILD, State, full_pack
+from game.rules.layout.engine import (
+    OVER,
+    PHASE_NAMES,
+    SOURCE,
+    UP,
+    WILD,
+    State,
+    full_pack,
+    is_live,
+    start_turn,
+)
 
 _ORDER = (
     "seats", "wild", "lastchance", "upcard", "size", "first", "seed", "hand", "leader", "turn",
@@ -116,8 +126,22 @@ def _seat_list(t: str, n: int, what: str) -> list[int]:
     return out
 
 
-def parse_position(text: str) -> State:
-    """Read a full or public position; raises :class:`NotationError` naming the bad field."""
+def parse_position(text: str, settle: bool = True) -> State:
+    """Read a full or public position; raises :class:`NotationError` naming the bad field.
+
+    A hand-built position can leave the seat to move with nothing to do (stock and discards
+    exhausted, the lone discard dead for it). With ``settle`` (the default) the engine then
+    plays on as it would have: that turn passes (and so on), so the result has a legal play.
+    """
+    st = _parse(text)
+    if settle and st.phase == SOURCE and not (
+        st.stock or len(st.disc) >= 2 or (st.disc and is_live(st, st.turn, st.disc[-1]))
+    ):
+        start_turn(st, None)
+    return st
+
+
+def _parse(text: str) -> State:
     from game.rules.layout.rules import determinize, normalize_config
 
     if not isinstance(text, str):
