@@ -178,6 +178,7 @@ def test_positions_round_trip_full_and_public() -> None:
         ("layout p0=?AS p2=?2S", "no gap"),
         ("layout p0=?AS p1=?2S seats=3", "seats=3 but 2 layouts"),
         ("layout p0=?AS p1=?2S bogus=1", "unknown field bogus="),
+        ("layout p0=?AS p1=?2S p01=?3S", "unknown field p01="),
         ("layout p0=?AS p1=?2S p1=?3S", "given twice"),
         ("layout p0=?AS p1=?2S turn", "key=value"),
         ("layout p0=?AS p1=?ZZ", "p1 place 1"),

@@ -157,7 +157,7 @@ def _parse(text: str) -> State:
         if k in fields:
             raise NotationError(f"field {k}= given twice")
         if k not in _ORDER and k not in ("stock", "discard") and not (
-            k[:1] == "p" and k[1:].isdigit()
+            k[:1] == "p" and k[1:].isdigit() and k == f"p{int(k[1:])}"
         ):
             raise NotationError(f"unknown field {k}=")
         fields[k] = v
