@@ -70,8 +70,10 @@ Output
 ------
 ``snapshot(seat)`` is everything ``seat`` may know now (``seat=None``: a spectator who sees no
 hand); it also subscribes ``seat`` to the outbox. ``drain(seat)`` returns the messages queued
-since the last drain: ``{"type": "play", ...}`` after each play (the events filtered for that
-seat, its new view, the state number), ``{"type": "table", ...}`` when seats, pause, speed or
+since the last drain: ``{"type": "start", ...}`` once when the game starts (the opening deal's
+events, when the engine has ``start(config, seed)``, which the first CPU waits for too),
+``{"type": "play", ...}`` after each play (the events filtered for that seat, its new view, the
+state number), ``{"type": "table", ...}`` when seats, pause, speed or
 connections change, and ``{"type": "reset", "snapshot": ...}`` when the client must jump (undo,
 or an outbox that overflowed). Everything is plain dicts, lists, ints, floats, strs, bools and
 None (msgpack-friendly). A seat is never given another seat's hand.
@@ -969,9 +971,27 @@ class Table:
         now = self._now()
         self._begin()
         self._record({"t": "start"})
-        self._busy_until = self._turn_since = self._table_time(now)
+        t = self._table_time(now)
+        events = self._opening_events()
+        total = sum(self.event_duration(e) for e in events)
+        self._busy_until = t + total
+        self._turn_since = t
+        state = self._state
+        self._broadcast(lambda viewer: {
+            "type": "start", "state_no": self.state_no,
+            "events": self.rules.filter_events(events, viewer), "duration": total,
+            "view": self.rules.view(state, viewer), "to_move": self.to_move(),
+        })
         self._refresh(now)
         return self._ok("the game starts")
+
+    def _opening_events(self) -> list[dict[str, Any]]:
+        """The opening deal's events, if the engine offers ``start(config, seed)``."""
+        start = getattr(self.rules, "start", None)
+        if start is None or self.state_no != 0:
+            return []
+        _state, events = start(self.config, self.seed)
+        return list(events)
 
     def _begin(self) -> None:
         self.phase = "playing"
@@ -1258,7 +1278,7 @@ class Table:
             return 0  # the person may still come back: do not think yet
         if self._cpu_pending != key:
             self._drop_cpu_request()
-            legal = tuple(str(p) for p in self.rules.legal_plays(self._state))
+            legal = tuple(self._legal_tokens())
             job = CpuJob(
                 self.game, self.rules.view(self._state, mover), legal, level,
                 self._cpu_seed(mover), self.speed.budget_ms,
@@ -1291,11 +1311,17 @@ class Table:
         self._apply(mover, play, kind, now)
         return 1
 
+    def _legal_tokens(self) -> list[str]:
+        fast = getattr(self.rules, "legal_tokens", None)
+        if fast is not None:
+            return list(fast(self._state))
+        return [str(p) for p in self.rules.legal_plays(self._state)]
+
     def _fallback(self, why: str) -> str:
         msg = f"{why}; it plays the first legal play instead"
         log.warning(msg)
         self.warnings.append(msg)
-        return str(self.rules.legal_plays(self._state)[0])
+        return self._legal_tokens()[0]
 
     # ------------------------------------------------------------------ output
 

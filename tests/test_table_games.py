@@ -45,7 +45,7 @@ def test_whole_cpu_game_at_every_speed_is_paced_by_its_events(
     watch = t.snapshot(None)
     assert watch["view"]["seat"] is None
     t.start(t.host_token)
-    seen: list[dict] = []
+    seen: list[dict] = t.drain(None)
     times = play_out(t, clock, after=lambda: seen.extend(t.drain(None)))
     assert t.phase == "over" and t.outcome() is not None
     assert cpu.levels == {s.level for s in seats}
@@ -59,7 +59,11 @@ def test_whole_cpu_game_at_every_speed_is_paced_by_its_events(
     plays = [m for m in seen if m["type"] == "play"]
     assert [m["state_no"] for m in plays] == list(range(1, t.state_no + 1))
     sp = SPEEDS[speed]
-    expected = 500.0 + sp.cpu_wait
+    # the opening deal is animated first, and the first CPU waits for it
+    (opening,) = [m for m in seen if m["type"] == "start"]
+    assert opening["state_no"] == 0 and opening["events"]
+    assert all("hands" not in e for e in opening["events"])  # nobody's hand for a spectator
+    expected = 500.0 + sum(event_duration(e, speed) for e in opening["events"]) + sp.cpu_wait
     for (at, n), m in zip(times, plays, strict=True):
         assert m["state_no"] == n
         assert at == pytest.approx(expected)
@@ -138,6 +142,17 @@ def test_views_and_outboxes_never_carry_another_seats_hand() -> None:
     for seat in (0, 1, 2, 3, None):
         msgs = boxes[seat]
         assert not any(s in repr(msgs) for s in secrets_)
+        (opening,) = [m for m in msgs if m["type"] == "start"]
+        assert opening["view"] == TRACK.view(states[0], seat)
+        (deal,) = [e for e in opening["events"] if e["type"] == "deal"]
+        assert "hands" not in deal
+        if seat is not None:  # dealt five, then seat 0 draws its sixth
+            drawn = [e["card"] for e in opening["events"]
+                     if e["type"] == "draw" and e["seat"] == seat]
+            assert sorted(deal["hand"] + drawn) == sorted(states[0].hands[seat])
+            assert len(drawn) == (1 if seat == 0 else 0)
+        else:
+            assert "hand" not in deal
         for m in msgs:
             if m["type"] != "play":
                 continue
