@@ -474,3 +474,187 @@ def test_tees_six_seat_deal_is_four_then_four_leaving_four_unused() -> None:
     # reshuffled by the next dealer (f=5 -> a=0).
     assert seen[:4] == [("deal", 5, [4] * 6, 28), ("deal", 5, [4] * 6, 4),
                         ("reshuffle", 0, 52, -1), ("deal", 0, [4] * 6, 28)]
+
+
+# ==========================================================================================
+# 3. classic (spec 4, seed 001). 4 seats teams2: a, c partners against b, d.
+
+
+def test_classic_rich_position_counted_by_hand() -> None:
+    # a10, a14; b12 (opponent); c20 (partner). Hand 2 4 5 6 7 8.
+    # 2: a10->12 lands on b (bumped); a14->16.
+    # 4: a10->14 own: no. a14->18.
+    # 5: a10 passes own 14: no. a14->19.
+    # 6: a10 passes 14: no. a14->20 = partner c: c goes to its in-spot 39 (empty): legal.
+    # 7 whole: a10 passes 14: no; a14->21 (passing the partner is free in classic).
+    # 7 split, a10 first by k then a14 by 7-k: a10+k must stay below 14: k = 1, 2 (b12
+    #   bumped), 3; then a14 + 6/5/4 -> 20 (c to 39)/19/18: 3 plays.
+    # 7 split, a14 first by k (-> 14+k; k=6 is c20, to 39), then a10 + (7-k) -> 17-k must
+    #   stay below 14+k: 17-k < 14+k <=> k >= 2; lands on 15, 14 (just left), 13, 12 (b), 11:
+    #   5 plays. (k = 1: a10+6 -> 16 passes a15: no.)
+    # 8 (backward): a10 -> 2 (9..2 free); a14 -> 6 passes own 10: no.
+    p = P("classic", {"a": "s,s,s,10,14", "b": "s,s,s,s,12", "c": "s,s,s,s,20"},
+          "2C,4C,5C,6C,7C,8C", counts={"b": 5, "c": 5, "d": 5})
+    want = ["2:a10+2", "2:a14+2", "4:a14+4", "5:a14+5", "6:a14+6", "7:a14+7",
+            "7:a10+1,a14+6", "7:a10+2,a14+5", "7:a10+3,a14+4",
+            "7:a14+2,a10+5", "7:a14+3,a10+4", "7:a14+4,a10+3", "7:a14+5,a10+2",
+            "7:a14+6,a10+1", "8:a10-8"]
+    same(legal(p), want)
+    # the documented order: card rank, then pegs in place order, singles before splits,
+    # splits by first peg then first part's count
+    assert legal(p) == want
+    p2, ev = play(p, "6:a14+6")
+    assert pegs(p2, "a") == "s,s,s,10,20" and pegs(p2, "c") == "s,s,s,s,39"
+    assert bumps(ev) == [(2, 20, 39)]
+    # a split whose first part bumps: b12 goes to start before a14 moves on
+    p2, ev = play(p, "7:a10+2,a14+5")
+    assert pegs(p2, "a") == "s,s,s,12,19" and pegs(p2, "b") == "s,s,s,s,s"
+
+
+def test_classic_turning_in_optional_exact_count_and_own_home_pegs_block() -> None:
+    # a0 (corner, 3 short of the in-spot 3) and a h1. Hand A 3 4 5.
+    # A: come out onto 8; a0 -> 1; ah1 -> h2.
+    # 3: a0 -> 3 (the in-spot, on the ring: 3 is not more than the 3 to the in-spot, so no
+    #    home); ah1 -> h4.
+    # 4: a0 -> 4 on the ring; a0 -> h1 is own: no; ah1 -> h5.
+    # 5: a0 -> 5; a0 -> h2 passes own h1: no; ah1 + 5 = h6: no.
+    p = P("classic", {"a": "s,s,s,0,h1"}, "AC,3C,4C,5C")
+    assert legal(p) == ["A:as", "A:a0+1", "A:ah1+1", "3:a0+3", "3:ah1+3", "4:a0+4",
+                        "4:ah1+4", "5:a0+5"]
+    # a1 at the in-spot distance 2: a 6 may turn in (h4) or go round again (to 7).
+    p = P("classic", {"a": "s,s,s,s,1"}, "6C,9C")
+    # 9: 9 - 2 = 7 > 5: ring only.
+    assert legal(p) == ["6:a1+6", "6:a1+6h", "9:a1+9"]
+    # a peg standing on its in-spot turns in with 1..5, or stays on the ring
+    p = P("classic", {"a": "s,s,s,s,3"}, "5C")
+    assert legal(p) == ["5:a3+5", "5:a3+5h"]
+    assert pegs(play(p, "5:a3+5h")[0], "a") == "s,s,s,s,h5"
+
+
+def test_classic_passing_other_colours_is_free_landing_bumps() -> None:
+    # a10 with a 9 passes b12, c13, d15 and lands on b19: b19 goes to start.
+    p = P("classic", {"a": "s,s,s,s,10", "b": "s,s,s,12,19", "c": "s,s,s,s,13",
+                      "d": "s,s,s,s,15"}, "9C")
+    assert legal(p) == ["9:a10+9"]
+    p2, ev = play(p, "9:a10+9")
+    assert pegs(p2, "b") == "s,s,s,s,12" and bumps(ev) == [(1, 19, "s")]
+    mv = next(e for e in ev if e["type"] == "move")
+    assert mv["path"] == list(range(11, 20)) and mv["steps"] == 9
+
+
+def test_classic_eight_backward() -> None:
+    # a20 back 8 -> 12, passing b15 (free), landing on partner c12: c to its in-spot 39.
+    p = P("classic", {"a": "s,s,s,s,20", "b": "s,s,s,s,15", "c": "s,s,s,s,12"}, "8C")
+    assert legal(p) == ["8:a20-8"]
+    p2, ev = play(p, "8:a20-8")
+    assert pegs(p2, "a") == "s,s,s,s,12" and pegs(p2, "c") == "s,s,s,s,39"
+    assert pegs(p2, "b") == "s,s,s,s,15"
+    # a5 back 8 -> 69 (round the corner, past its own in-spot: backward never turns in);
+    # home and start pegs never move backward.
+    p = P("classic", {"a": "s,s,s,5,h1"}, "8C")
+    assert legal(p) == ["8:a5-8"]
+    # own pegs block backward too: a20 -> 12 passes a14: no; a14 -> 6.
+    p = P("classic", {"a": "s,s,s,14,20"}, "8C")
+    assert legal(p) == ["8:a14-8"]
+    # an opponent on the landing hole is bumped
+    p = P("classic", {"a": "s,s,s,s,20", "d": "s,s,s,s,12"}, "8C")
+    assert bumps(play(p, "8:a20-8")[1]) == [(3, 12, "s")]
+
+
+def test_classic_face_cards_and_come_out() -> None:
+    # A, J, Q, K come out; J, Q, K also 10 forward; A 1 forward; T 10 forward.
+    # a20, a's come-out 8 holds the opponent b: coming out bumps it.
+    p = P("classic", {"a": "s,s,s,s,20", "b": "s,s,s,s,8"}, "AC,TC,JC,QC,KC")
+    assert legal(p) == ["A:as", "A:a20+1", "T:a20+10", "J:as", "J:a20+10", "Q:as",
+                        "Q:a20+10", "K:as", "K:a20+10"]
+    p2, ev = play(p, "Q:as")
+    assert pegs(p2, "a") == "s,s,s,8,20" and pegs(p2, "b") == "s,s,s,s,s"
+    ce = next(e for e in ev if e["type"] == "come_out")
+    assert ce["to"] == 8
+    # own peg on the come-out hole: no coming out; 7 never brings a peg out
+    p = P("classic", {"a": "s,s,s,s,8"}, "AC,7C")
+    assert legal(p) == ["A:a8+1", "7:a8+7"]
+
+
+def test_classic_partner_chain_into_the_hole_the_mover_left() -> None:
+    # a39 (on c's in-spot) moves 5 onto c44: c goes to 39, which a has just left: legal.
+    p = P("classic", {"a": "s,s,s,s,39", "c": "s,s,s,s,44"}, "5C")
+    assert legal(p) == ["5:a39+5"]
+    p2, ev = play(p, "5:a39+5")
+    assert pegs(p2, "a") == "s,s,s,s,44" and pegs(p2, "c") == "s,s,s,s,39"
+    assert bumps(ev) == [(2, 44, 39)]
+
+
+def test_classic_partner_on_its_own_in_spot_cannot_be_landed_on() -> None:
+    # a34 + 5 -> 39 = c on its in-spot: c would go to 39, where c already has a peg: illegal.
+    p = P("classic", {"a": "s,s,s,s,34", "c": "s,s,s,s,39"}, "2C,5C")
+    assert legal(p) == ["2:a34+2"]
+    illegal(p, "5:a34+5")
+    # ... and when the partner's in-spot holds another peg of the partner's colour
+    p = P("classic", {"a": "s,s,s,s,10", "c": "s,s,s,15,39"}, "5C")
+    assert legal(p) == ["5:x"]
+
+
+def test_classic_partner_chain_opponent_on_in_spot_goes_to_start() -> None:
+    # a lands on c15; c's in-spot 39 holds d (an opponent of c): d goes to start, chain ends.
+    p = P("classic", {"a": "s,s,s,s,10", "c": "s,s,s,s,15", "d": "s,s,s,s,39"}, "5C")
+    p2, ev = play(p, "5:a10+5")
+    assert pegs(p2, "c") == "s,s,s,s,39" and pegs(p2, "d") == "s,s,s,s,s"
+    assert bumps(ev) == [(2, 15, 39), (3, 39, "s")]
+
+
+def test_classic_six_seat_long_partner_chain() -> None:
+    # 6 seats teams2: a, c, e against b, d, f. R=108; in-spots a 3, c 39, e 75.
+    # a10 + 5 lands on c15 -> c to 39, holding e (partner of c) -> e to 75, holding a (partner
+    # of e) -> a to 3, holding b (opponent of a) -> b to start. Holes 15, 39, 75, 3: no loop.
+    # a75 + 5 -> 80 (e's come-out hole, empty) is the other 5.
+    p = P("classic", {"a": "s,s,s,10,75", "b": "s,s,s,s,3", "c": "s,s,s,s,15",
+                      "e": "s,s,s,s,39"}, "5C", seats=6)
+    assert legal(p) == ["5:a10+5", "5:a75+5"]
+    p2, ev = play(p, "5:a10+5")
+    assert pegs(p2, "a") == "s,s,s,3,15"
+    assert pegs(p2, "b") == "s,s,s,s,s"
+    assert pegs(p2, "c") == "s,s,s,s,39"
+    assert pegs(p2, "e") == "s,s,s,s,75"
+    assert bumps(ev) == [(2, 15, 39), (4, 39, 75), (0, 75, 3), (1, 3, "s")]
+
+
+def test_classic_six_seat_chain_loop_and_same_colour_are_illegal() -> None:
+    # loop: a10 -> c15 -> c to 39 (e) -> e to 75 (a) -> a to 3 (c, partner of a) -> c to 39:
+    # already visited: illegal. a75 + 5 -> 80 stays legal.
+    p = P("classic", {"a": "s,s,s,10,75", "c": "s,s,s,3,15", "e": "s,s,s,s,39"}, "5C",
+          seats=6)
+    assert legal(p) == ["5:a75+5"]
+    # same colour: a10 -> c15 -> c to 39 (e) -> e to 75, which holds another e: illegal.
+    p = P("classic", {"a": "s,s,s,s,10", "c": "s,s,s,s,15", "e": "s,s,s,39,75"}, "2C,5C",
+          seats=6)
+    assert legal(p) == ["2:a10+2"]
+
+
+def test_classic_three_teams_and_four_teams_chains() -> None:
+    # 6 seats teams3: a+d, b+e, c+f. a lands on d15 -> d to its in-spot 57, holding f (team
+    # c/f: an opponent of d) -> f to start.
+    p = P("classic", {"a": "s,s,s,s,10", "d": "s,s,s,s,15", "f": "s,s,s,s,57"}, "5C", seats=6,
+          mode="teams3")
+    p2, ev = play(p, "5:a10+5")
+    assert bumps(ev) == [(3, 15, 57), (5, 57, "s")]
+    # 8 seats teams4: a+e. R=144; e on side 4: in-spot 75. a lands on e15 -> e to 75, which
+    # holds c (an opponent of e) -> c to start. (b15 would be an opponent: start.)
+    p = P("classic", {"a": "s,s,s,s,10", "e": "s,s,s,s,15", "c": "s,s,s,s,75"}, "5C",
+          seats=8, mode="teams4")
+    p2, ev = play(p, "5:a10+5")
+    assert pegs(p2, "e") == "s,s,s,s,75" and pegs(p2, "c") == "s,s,s,s,s"
+    assert bumps(ev) == [(4, 15, 75), (2, 75, "s")]
+    # 8 seats teams2 (a, c, e, g): c is a's partner; c's in-spot 39.
+    p = P("classic", {"a": "s,s,s,s,10", "c": "s,s,s,s,15"}, "5C", seats=8)
+    assert bumps(play(p, "5:a10+5")[1]) == [(2, 15, 39)]
+
+
+def test_classic_free_for_all_has_no_partners() -> None:
+    # 3 seats ffa: landing on c sends it to start (no in-spot forward).
+    p = P("classic", {"a": "s,s,s,s,10", "c": "s,s,s,s,15"}, "5C", seats=3)
+    p2, ev = play(p, "5:a10+5")
+    assert pegs(p2, "c") == "s,s,s,s,s" and bumps(ev) == [(2, 15, "s")]
+    # 4 seats ffa too (c is not a partner here)
+    p = P("classic", {"a": "s,s,s,s,10", "c": "s,s,s,s,15"}, "5C", mode="ffa")
+    assert bumps(play(p, "5:a10+5")[1]) == [(2, 15, "s")]
