@@ -166,8 +166,12 @@ class Client:
         self._loop.call_soon_threadsafe(out.put_nowait, msg)
         return True
 
-    def play(self, token: str, state_no: int) -> bool:
-        return self.send({"t": "play", "play": token, "state_no": state_no})
+    def play(self, token: str, state_no: int, ref: int | None = None) -> bool:
+        """Send a play made against ``state_no``. ``ref`` comes back in a refusal of it."""
+        msg: dict[str, Any] = {"t": "play", "play": token, "state_no": state_no}
+        if ref is not None:
+            msg["ref"] = ref
+        return self.send(msg)
 
     def sit(self, seat: int) -> bool:
         return self.send({"t": "sit", "seat": seat})
@@ -318,7 +322,10 @@ class Client:
             self._incoming.put(first)
             self._set(CONNECTED)
             while not self._out.empty():  # intents queued before this connection are stale
-                self._out.get_nowait()
+                if self._out.get_nowait() is None:
+                    return None  # close() was called meanwhile
+            if self._stop.is_set():
+                return None
             return await self._pump(reader, writer)
         finally:
             self._writer = None

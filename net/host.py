@@ -247,9 +247,13 @@ class Host:
             await asyncio.wait_for(c.writer.drain(), 1)
         self._close(c)
 
-    def _refuse(self, c: Conn, code: str, message: str, of: str | None) -> None:
+    def _refuse(self, c: Conn, code: str, message: str, of: str | None,
+                ref: int | None = None) -> None:
         self.stats["refused"] += 1
-        self._send(c, {"t": "refused", "code": code, "message": message, "of": of})
+        msg: dict[str, Any] = {"t": "refused", "code": code, "message": message, "of": of}
+        if ref is not None:
+            msg["ref"] = ref
+        self._send(c, msg)
 
     # --- a connection ------------------------------------------------------------------------
 
@@ -296,6 +300,9 @@ class Host:
             await self._fatal(c, "hello_first", "the first message must be hello")
             return False
         v = first.get("v")
+        if "v" not in first:
+            await self._fatal(c, "bad_message", "hello needs the protocol version 'v'")
+            return False
         if v != P.VERSION or type(v) is not int:
             await self._fatal(
                 c, "version",
@@ -383,13 +390,14 @@ class Host:
             self._send(c, {"t": "pong", "n": msg.get("n", 0)})
             return
         if t == "hello":
-            self._refuse(c, "bad_message", "already joined: hello only comes first", t)
+            self._refuse(c, "bad_message", "already joined: hello only comes first", t,
+                         msg.get("ref"))
             return
         self._flush()  # whatever the table queued before this intent goes out first
         try:
             new_token = self.glue.intent(c.token, msg)
         except Refusal as r:
-            self._refuse(c, r.code, r.message, t)
+            self._refuse(c, r.code, r.message, t, msg.get("ref"))
             if r.code == "stale_state":
                 self._send(c, self.glue.snapshot(c.token))
             self._flush()

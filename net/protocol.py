@@ -187,6 +187,7 @@ HOST_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
         "code": (TEXT, True),
         "message": (ANY_STR, True),
         "of": (_opt(TEXT), False),
+        "ref": (_opt(NONNEG), False),
     },
     "error": {"code": (TEXT, True), "message": (ANY_STR, True)},
     "pong": {"n": (NONNEG, False)},
@@ -206,9 +207,13 @@ def validate(msg: Any, schema: Mapping[str, Mapping[str, tuple[Any, bool]]]) -> 
         shown = t if len(t) <= 32 else t[:32] + "..."
         raise ProtocolError("unknown_type", f"unknown message type {shown!r}")
     for key in msg:
-        if key != "t" and key not in fields:
+        if key != "t" and key not in fields and not (key == "ref" and schema is CLIENT_MESSAGES):
             shown = repr(key)[:40]
             raise ProtocolError("unknown_field", f"message {t!r} has no field {shown}")
+    if "ref" in msg and schema is CLIENT_MESSAGES:
+        why = NONNEG(msg["ref"])
+        if why is not None:
+            raise ProtocolError("bad_field", f"message {t!r} field 'ref' {why}")
     for key, (check, required) in fields.items():
         if key not in msg:
             if required:

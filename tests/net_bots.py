@@ -52,6 +52,7 @@ class Bot:
         self.plays_sent: list[tuple[int, str]] = []
         self._ready_for: Any = None
         self._played_at = -1
+        self._ref = 0
         self.snapshots = 0
 
     @property
@@ -76,6 +77,7 @@ class Bot:
             self.outcome = m["outcome"]
             self.to_move = m["table"].get("to_move")
             self._ready_for = None
+            self._played_at = -1  # a fresh start (rejoin): nothing of ours is in flight
         elif t == "events":
             self.event_states.append(m["state_no"])
             self.state_no, self.view = m["state_no"], m["view"]
@@ -95,8 +97,9 @@ class Bot:
             self.seats = m["seats"]
         elif t == "refused":
             self.refused.append(m)
-            if m.get("of") == "play":
-                self._played_at = -1  # try again when allowed
+            if m.get("of") == "play" and m.get("ref") is not None and m["ref"] == self._ref:
+                self._played_at = -1  # our own play was refused: try again when allowed
+                self.plays_sent.pop()
 
     def must_ready(self) -> bool:
         for r in self.pause:
@@ -116,7 +119,8 @@ class Bot:
                 and self.to_move == self.seat and self.view is not None
                 and self._played_at != self.state_no and self.outcome is None):
             legal = self.legal()
-            if legal and self.c.play(legal[0], self.state_no):
+            self._ref += 1
+            if legal and self.c.play(legal[0], self.state_no, self._ref):
                 self._played_at = self.state_no
                 self.plays_sent.append((self.state_no, legal[0]))
 

@@ -55,7 +55,8 @@ def test_whole_game_with_cpus(lan: tuple[Table, HostThread]) -> None:
         assert sorted(b.seat for b in bots) == [0, 1, 2]  # seat 3 stays a CPU
         run_until(bots, lambda: all(b.outcome is not None for b in bots), timeout=60,
                   what="game over")
-        run_until(bots, lambda: all(b.state_no == table.state_no for b in bots))
+        run_until(bots, lambda: all(b.state_no == table.state_no and b.phase == "over"
+                                    for b in bots), what="everyone at the end")
         final = table.outcome()
         assert final is not None and table.phase == "over"
         for b in bots:
@@ -80,7 +81,7 @@ def test_whole_game_with_cpus(lan: tuple[Table, HostThread]) -> None:
 def test_drop_and_rejoin_catches_up(lan: tuple[Table, HostThread]) -> None:
     table, ht = lan
     bots = start_game(table, ht)
-    hb, g0, g1 = bots
+    hb, _g0, g1 = bots
     try:
         run_until(bots, lambda: table.state_no >= 12, what="some plays")
         token, seat = g1.c.token, g1.seat
@@ -110,7 +111,7 @@ def test_drop_and_rejoin_catches_up(lan: tuple[Table, HostThread]) -> None:
 def test_any_client_pauses_for_everyone(lan: tuple[Table, HostThread]) -> None:
     table, ht = lan
     bots = start_game(table, ht)
-    hb, g0, g1 = bots
+    hb, g0, _g1 = bots
     try:
         run_until(bots, lambda: table.state_no >= 6, what="some plays")
         for b in bots:
