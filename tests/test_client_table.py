@@ -179,6 +179,7 @@ def test_pause_freezes_animations_and_ready_resumes(app: App) -> None:
     assert table.timeline.pegs()[0]
     click(app, table.pause_button.rect.center)
     assert table.paused() and table.ready_button.visible
+    assert table.manual_pause() == {"reason": "paused", "by": 0, "name": "Player"}
     where = dict(table.timeline.pegs()[0])
     n = table.session.table.state_no
     for _ in range(50):

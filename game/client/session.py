@@ -124,8 +124,9 @@ class LocalSession:
         return self._result(self.table.submit(tok, token, self.table.state_no))
 
     def pause(self) -> Result:
-        tok = self.tokens.get(self.screen_seat() or -1, self.table.host_token)
-        return self._result(self.table.pause(tok))
+        seat = self.screen_seat()
+        tok = self.tokens.get(seat) if seat is not None else None
+        return self._result(self.table.pause(tok or self.table.host_token))
 
     def ready(self) -> Result:
         r = Result(True, "ok", "ready", self.table.state_no)
@@ -152,8 +153,8 @@ class LocalSession:
 
     def undo(self) -> Result:
         seat = self.screen_seat()
-        tok = self.tokens.get(seat if seat is not None else -1, "")
-        return self._result(self.table.undo(tok))
+        tok = self.tokens.get(seat) if seat is not None else None
+        return self._result(self.table.undo(tok or ""))
 
     # ------------------------------------------------------------------ each frame
     def refresh(self) -> None:

@@ -177,7 +177,7 @@ class TrackTableScene(Scene):
     # ------------------------------------------------------------------ layout
     def layout(self, w: int, h: int) -> None:
         m = self.px(8)
-        side = min(h - 2 * m, int(w * 0.58))
+        side = min(h - 2 * m, w - max(self.px(330), int(w * 0.36)))
         self.board_rect = pygame.Rect(m, (h - side) // 2, side, side)
         n = len(self.session.seats)
         self.geom = BoardGeometry(n, self.board_rect, bottom_side=self.my_side)
@@ -193,7 +193,7 @@ class TrackTableScene(Scene):
         self.hand_rect = pygame.Rect(p.x, p.bottom - card_h - self.px(10), p.w,
                                      card_h + self.px(10))
         # seat plates under the banner, two columns when there are many seats
-        top = p.y + bh + self.px(46)
+        top = p.y + bh + self.px(72)
         cols = 1 if n <= 4 else 2
         rows = (n + cols - 1) // cols
         ph = min(self.px(36), max(self.px(24), (p.h // 3) // max(1, rows)))
@@ -680,8 +680,8 @@ class TrackTableScene(Scene):
             banner = "Your turn" if mine and len(self.session.tokens) == 1 else \
                 f"{seat_label(who)}'s turn"
             col = theme.seat_colour(turn)
-        t = a.fit_text(banner, self.px(34), col, self.admin_button.rect.x - p.x - 8)
-        surf.blit(t, (p.x, p.y + self.px(2)))
+        t = a.fit_text(banner, self.px(34), col, p.w)
+        surf.blit(t, (p.x, self.pause_button.rect.bottom + self.px(4)))
         info = []
         if pub["config"].get("mode") == "solo":
             info.append(f"Turn {pub.get('turns', 0) + 1}")
@@ -690,7 +690,7 @@ class TrackTableScene(Scene):
             info = [self.message]
         it = a.fit_text("   ".join(info), self.px(20), theme.TEXT_DIM if not self.message else
                         theme.ACCENT2, p.w)
-        surf.blit(it, (p.x, p.y + self.px(44)))
+        surf.blit(it, (p.x, self.pause_button.rect.bottom + self.px(40)))
         counts = self.view().get("hand_counts", [])
         for i, r in enumerate(self.plate_rects):
             s = seats[i]
@@ -783,9 +783,12 @@ class TrackTableScene(Scene):
             pts = pub.get("points", {})
             sub = ", ".join(f"{pub['seats'][int(k)]['name']} +{v} points"
                             for k, v in pts.items()) or "No points this time."
-        t = a.fit_text(title, self.px(56), theme.ACCENT, int(w * 0.9))
+        box = pygame.Rect(0, 0, min(int(w * 0.94), self.px(820)), self.px(340))
+        box.center = (w // 2, h // 2 + self.px(20))
+        surf.blit(a.nine_slice("panel", box.size, 14), box)
+        t = a.fit_text(title, self.px(56), theme.ACCENT, box.w - 24)
         surf.blit(t, t.get_rect(center=(w // 2, h // 2 - self.px(80))))
-        s = a.fit_text(sub, self.px(30), theme.TEXT, int(w * 0.9))
+        s = a.fit_text(sub, self.px(30), theme.TEXT, box.w - 24)
         surf.blit(s, s.get_rect(center=(w // 2, h // 2 - self.px(20))))
         if self.message:
             m = a.fit_text(self.message, self.px(22), theme.BAD, int(w * 0.9))

@@ -1,0 +1,157 @@
+"""Frame-time benchmark of the client under SDL's dummy video driver (run by hand).
+
+    python bench/render.py [--frames N] [--size WxH]
+
+Prints one line per scene::
+
+    render <scene> frame_p50_ms=<a> p95_ms=<b>
+
+``track8_all_pegs`` is the 8-player track table with all 40 pegs walking at once (the issue's
+target: p95 under 8 ms at 1280x720); ``track4`` a 4-player table in play with CPUs; ``title``
+and ``rules`` menu screens. Then the start-up time: from a new Python process to the first
+drawn frame of the client (``startup first_frame_s=<s>``; target under 1.5 s), and the whole
+``python main.py --frames 1`` run for comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import pygame  # noqa: E402
+
+from game.client import screens  # noqa: E402
+from game.client.anim import Group, PegWalk  # noqa: E402
+from game.client.app import App  # noqa: E402
+from game.client.board import ring  # noqa: E402
+from game.client.session import LocalSession  # noqa: E402
+from game.client.table_scene import TrackTableScene  # noqa: E402
+from game.cpu_worker import SyncCpu  # noqa: E402
+from game.rules.track import RULES as TRACK  # noqa: E402
+from game.store import Store  # noqa: E402
+
+
+def measure(app: App, frames: int, dt: float = 1 / 60, setup=None) -> tuple[float, float]:
+    times = []
+    for i in range(frames):
+        if setup is not None:
+            setup(i)
+        t0 = time.perf_counter()
+        app.frame(dt)
+        times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    return statistics.median(times), times[int(len(times) * 0.95) - 1]
+
+
+def eight_seat_table(app: App) -> TrackTableScene:
+    session = LocalSession("track", {"rules": "classic", "seats": 8, "mode": "ffa"},
+                           speed="normal", seed=7, cpu=SyncCpu(), clock=app.table_clock)
+    session.sit(0, "Bench")
+    session.start()
+    # every peg on the track, spread round the ring
+    places = []
+    for c in range(8):
+        holes = [str(18 * c + 8 + 2 * k) for k in range(5)]
+        places.append(f"{'abcdefgh'[c]}:" + ",".join(holes))
+    text = ("classic 8 ffa jokers=on seven=on " + " ".join(places) +
+            " turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5,5,5,5,5 pile=175 discards=0")
+    session.table._state = TRACK.parse_position(text)
+    session.views[0] = TRACK.view(session.table._state, 0)
+    session.refresh()
+    scene = TrackTableScene(app, session)
+    app.push(scene)
+    return scene
+
+
+def all_pegs_walking(scene: TrackTableScene) -> None:
+    g = scene.geom
+    assert g is not None
+    walks = []
+    for c, locs in enumerate(scene.view()["pegs"]):
+        for i, loc in enumerate(locs):
+            path = [g.point(ring((int(loc) + k) % g.board.ring)) for k in range(0, 13)]
+            walks.append(PegWalk((c, i), path, 0.12))
+    scene.timeline.push(Group(walks))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--frames", type=int, default=600)
+    p.add_argument("--size", default="1280x720")
+    p.add_argument("--no-startup", action="store_true")
+    args = p.parse_args(argv)
+    w, h = (int(v) for v in args.size.split("x"))
+    with tempfile.TemporaryDirectory() as tmp:
+        app = App((w, h), fullscreen=False, store=Store(tmp))
+        app.virtual_time = 0.0
+        app.sound = lambda name: None  # type: ignore[method-assign]
+
+        a, b = measure(app, args.frames)
+        print(f"render title frame_p50_ms={a:.2f} p95_ms={b:.2f}")
+        app.push(screens.RulesScene(app))
+        a, b = measure(app, args.frames)
+        print(f"render rules frame_p50_ms={a:.2f} p95_ms={b:.2f}")
+        app.pop()
+
+        scene = eight_seat_table(app)
+
+        def keep_walking(_i: int) -> None:
+            if scene.timeline.idle:
+                all_pegs_walking(scene)
+
+        measure(app, 30, setup=keep_walking)  # warm the caches
+        a, b = measure(app, args.frames, setup=keep_walking)
+        print(f"render track8_all_pegs frame_p50_ms={a:.2f} p95_ms={b:.2f}")
+        scene.session.close()
+        app.pop()
+
+        session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz",
+                               seed=3, cpu=SyncCpu(), clock=app.table_clock)
+        session.start()  # four CPUs
+        app.push(TrackTableScene(app, session))
+        a, b = measure(app, args.frames, dt=0.05)
+        print(f"render track4 frame_p50_ms={a:.2f} p95_ms={b:.2f}")
+        session.close()
+        app.close()
+    pygame.quit()
+    if not args.no_startup:
+        startup()
+    return 0
+
+
+def startup() -> None:
+    env = dict(os.environ)
+    runs = []
+    for _ in range(3):
+        env["TEE_TABLE_STARTUP"] = repr(time.time())
+        with tempfile.TemporaryDirectory() as tmp:
+            env["TEE_TABLE_DATA"] = tmp
+            out = subprocess.run(
+                [sys.executable, "-c",
+                 "import sys; from game.client.app import run; sys.exit(run(frames=1))"],
+                cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+        line = next(ln for ln in out.stdout.splitlines() if ln.startswith("first_frame_s="))
+        runs.append(float(line.split("=")[1]))
+    print(f"startup first_frame_s={min(runs):.3f} (best of 3; worst {max(runs):.3f})")
+    t0 = time.time()
+    subprocess.run([sys.executable, "main.py", "--frames", "1"], cwd=ROOT, env=env,
+                   capture_output=True, check=True)
+    print(f"startup main_py_frames1_total_s={time.time() - t0:.3f} (whole process, "
+          "launcher as it is now)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""Table screens for ``tools/screenshots.py``: lobby, track tables of 1 to 8 seats in play, a
+split in progress, pause, ADMIN, hot-seat cover and results.
+
+Each shot builds its scene through the same session and scene code the game uses, runs the
+table on frame time with the synchronous CPU runner, and leaves it on screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.client.app import App
+from game.client.lobby import LobbyScene
+from game.client.session import LocalSession
+from game.client.table_scene import AdminOverlay, TrackTableScene
+from game.cpu_worker import SyncCpu
+from game.rules.track import RULES as TRACK
+
+
+def _session(app: App, cfg: dict[str, Any], speed: str = "blitz", seed: int = 11
+             ) -> LocalSession:
+    app.virtual_time = 0.0
+    return LocalSession(str(cfg.get("game", "track")), cfg, speed=speed, seed=seed,
+                        cpu=SyncCpu(), clock=app.table_clock)
+
+
+def _table(app: App, cfg: dict[str, Any], plays: int = 40, people: int = 1,
+           seed: int = 11) -> TrackTableScene:
+    s = _session(app, cfg, seed=seed)
+    for i in range(people):
+        s.sit(i, app.settings.name if i == 0 else f"Player {i + 1}")
+    s.start()
+    scene = TrackTableScene(app, s)
+    app.push(scene)
+    n = 0
+    while s.table.state_no < plays and s.public["phase"] == "playing" and n < 5000:
+        if scene.my_turn() and scene.legal_plays():
+            scene._move_chosen(0)
+        app.frame(0.1)
+        n += 1
+        if s.public.get("cover"):
+            owner = s.public.get("screen_owner")
+            if owner is not None and plays > s.table.state_no + 3:
+                s.tap_in(owner)
+    return scene
+
+
+def _track(cfg: dict[str, Any], plays: int = 60, people: int = 1) -> Callable[[App], None]:
+    def shot(app: App) -> None:
+        _table(app, {"game": "track", **cfg}, plays, people)
+    return shot
+
+
+def shot_lobby(app: App) -> None:
+    s = _session(app, {"game": "track", "rules": "classic", "seats": 6, "mode": "teams",
+                       "teams": 3})
+    lobby = LobbyScene(app, s)
+    app.push(lobby)
+    s.set_cpu(2, "nasty")
+    s.set_cpu(3, "easy")
+
+
+def shot_lobby8(app: App) -> None:
+    s = _session(app, {"game": "track", "rules": "classic", "seats": 8, "mode": "ffa"})
+    app.push(LobbyScene(app, s))
+
+
+def shot_split(app: App) -> None:
+    scene = _table(app, {"rules": "classic", "seats": 4}, plays=0)
+    s = scene.session
+    s.table._state = TRACK.parse_position(
+        "classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,30 c:s,s,s,s,s "
+        "d:s,s,s,s,60 turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5 pile=141 discards=0")
+    s.views[0] = TRACK.view(s.table._state, 0)
+    app.frame(0.01)
+    scene.pick_card(5)
+    scene.choice.peg = (0, 12)
+    app.frame(0.01)
+
+
+def shot_paused(app: App) -> None:
+    scene = _table(app, {"rules": "classic", "seats": 4}, plays=12)
+    scene.pause()
+
+
+def shot_admin(app: App) -> None:
+    scene = _table(app, {"rules": "team", "seats": 6, "mode": "teams", "teams": 2}, plays=12)
+    app.push(AdminOverlay(app, scene.session))
+
+
+def shot_cover(app: App) -> None:
+    scene = _table(app, {"rules": "classic", "seats": 4}, plays=40, people=2)
+    s = scene.session
+    n = 0
+    while not s.public.get("cover") and n < 3000 and s.public["phase"] == "playing":
+        if scene.my_turn() and scene.legal_plays():
+            scene._move_chosen(0)
+        app.frame(0.1)
+        n += 1
+
+
+def shot_results(app: App) -> None:
+    scene = _table(app, {"rules": "classic", "seats": 2, "mode": "h2h"}, plays=100000)
+    for _ in range(400):
+        if scene.done_button.visible:
+            break
+        app.frame(0.2)
+
+
+SHOTS: dict[str, Callable[[App], None]] = {
+    "lobby": shot_lobby,
+    "lobby_8": shot_lobby8,
+    "track_tees_4": _track({"rules": "tees", "seats": 4}),
+    "track_tees_6": _track({"rules": "tees", "seats": 6}),
+    "track_classic_2": _track({"rules": "classic", "seats": 2, "mode": "h2h"}),
+    "track_classic_3": _track({"rules": "classic", "seats": 3, "mode": "ffa"}),
+    "track_team_8": _track({"rules": "team", "seats": 8, "mode": "teams", "teams": 4}, 120),
+    "track_classic_8": _track({"rules": "classic", "seats": 8, "mode": "ffa"}, 120),
+    "track_solo": _track({"rules": "classic", "seats": 1, "mode": "solo"}, 20),
+    "track_split": shot_split,
+    "track_paused": shot_paused,
+    "track_admin": shot_admin,
+    "track_hotseat_cover": shot_cover,
+    "track_results": shot_results,
+}
