@@ -542,7 +542,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                 sources = movers
             else:
                 sources = [(START, pid) for pid in starts] + movers
-            targets = [x for x in range(R) if occ[x] >= 0]
+            targets = sorted(x for x in pegs if 0 <= x < HOME0)
             for loc, pid in sources:
                 if loc >= HOME0:
                     continue
@@ -621,9 +621,6 @@ def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: l
     return out
 
 
-_SPLIT_CACHE = True
-
-
 def _touched(cfg: Cfg, frm: int, to: int, bumps: tuple) -> int:
     """Ring holes whose occupant a part changed (mask)."""
     m = 0
@@ -644,9 +641,11 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
 
     The second part is generated on the board left by the first. To save work, a second part
     computed on the original board is reused when the first part touched none of the holes it
-    depends on (its path and landing, its bump chain, its colour's home)."""
+    depends on (its path and landing, which must be empty, and its colour's home); the board
+    after the first part is only built when some second part needs it."""
     team = cfg.rules == TEAM
     recolour = not team and cfg.seven and cfg.mode == "teams"
+    cols1 = controlled(cfg, seat, pegs)
     fwdt = cfg.fwd
     bwdt = cfg.bwd
     base: dict[tuple, list] = {}
@@ -654,49 +653,56 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     R = cfg.R
     for k1, k2 in kinds:
         pathmasks = fwdt if k2 == "f" else bwdt
+        sign = 1 if k2 == "f" else -1
         for loc1, pid1 in movers:
             if k1 == "b" and loc1 >= HOME0:
                 continue
             c1 = pid1 // PEGS
+            others = [m for m in movers if m[1] != pid1]
             for a in range(1, total):
                 d1 = _dests(cfg, k1, pid1, loc1, a, rm, hm, occ)
                 if not d1:
                     continue
                 rest = total - a
                 for to1, b1 in d1:
-                    p2 = list(pegs)
-                    o2 = occ[:]
-                    r2 = rm[:]
-                    h2 = hm[:]
-                    _do(p2, o2, r2, h2, pid1, to1, b1)
                     T = _touched(cfg, loc1, to1, b1)
                     home_c = c1 if (to1 >= HOME0 or loc1 >= HOME0) else -1
-                    if recolour:
+                    p2: list[int] | None = None
+                    if b1 or (recolour and to1 >= HOME0):
+                        p2 = list(pegs)
+                        p2[pid1] = to1
+                        for q, _qf, qt in b1:
+                            p2[q] = qt
+                    if recolour and to1 >= HOME0 and controlled(cfg, seat, p2) != cols1:
                         movers2, _ = _movers(p2, controlled(cfg, seat, p2))
+                    elif b1:
+                        movers2 = sorted((p2[pid], pid) for _, pid in others if p2[pid] != START)
                     else:
-                        movers2 = []
-                        for _, pid in movers:
-                            if pid != pid1:
-                                loc = p2[pid]
-                                if loc != START:
-                                    movers2.append((loc, pid))
-                        movers2.sort()
+                        movers2 = others
+                    board2 = None
                     part1 = (k1, pid1, loc1, to1, a)
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
                             continue
-                        res = None
-                        if _SPLIT_CACHE and pegs[pid2] == loc2 and pid2 // PEGS != home_c and (
+                        if (pegs[pid2] == loc2 and pid2 // PEGS != home_c and (
                                 loc2 >= HOME0 or (
                                     not pathmasks[loc2][rest] & T
-                                    and occ[(loc2 + rest if k2 == "f" else loc2 - rest) % R] < 0)):
+                                    and occ[(loc2 + sign * rest) % R] < 0))):
                             # untouched path, free landing: same as on the original board
                             key = (pid2, rest, k2)
                             res = base.get(key)
                             if res is None:
                                 res = base[key] = _dests(cfg, k2, pid2, loc2, rest, rm, hm, occ)
-                        if res is None:
-                            res = _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2)
+                        else:
+                            if board2 is None:
+                                q2 = list(pegs)
+                                o2 = occ[:]
+                                r2 = rm[:]
+                                h2 = hm[:]
+                                _do(q2, o2, r2, h2, pid1, to1, b1)
+                                board2 = (o2, r2, h2)
+                            res = _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
+                                         board2[0])
                         for to2, b2 in res:
                             app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
 
