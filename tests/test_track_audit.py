@@ -658,3 +658,186 @@ def test_classic_free_for_all_has_no_partners() -> None:
     # 4 seats ffa too (c is not a partner here)
     p = P("classic", {"a": "s,s,s,s,10", "c": "s,s,s,s,15"}, "5C", mode="ffa")
     assert bumps(play(p, "5:a10+5")[1]) == [(2, 15, "s")]
+
+
+def test_classic_joker_targets_counted_by_hand() -> None:
+    # a: start, 10, h2. b14, c50 (partner), d39 (opponent, on c's in-spot). Hand JK, 8.
+    # 8: a10 -> 2 (9..2 free); home pegs never move backward.
+    # JK sources: a start peg, a10 (never the home peg). Targets: every main-track hole with
+    # another colour's peg: 14 (b: to start), 39 (d: to start), 50 (c: to its in-spot 39,
+    # where d stands, an opponent of c: d to start). 2 sources x 3 targets = 6.
+    # (Something else moves, so there are no discards; the joker is optional.)
+    p = P("classic", {"a": "s,s,s,10,h2", "b": "s,s,s,s,14", "c": "s,s,s,s,50",
+                      "d": "s,s,s,s,39"}, "JK,8C")
+    same(legal(p), ["8:a10-8", "JK:as>14", "JK:as>39", "JK:as>50", "JK:a10>14", "JK:a10>39",
+                    "JK:a10>50"])
+    p2, ev = play(p, "JK:as>50")
+    assert pegs(p2, "a") == "s,s,10,50,h2"
+    assert pegs(p2, "c") == "s,s,s,s,39" and pegs(p2, "d") == "s,s,s,s,s"
+    assert bumps(ev) == [(2, 50, 39), (3, 39, "s")]
+    mv = next(e for e in ev if e["type"] == "move")
+    assert mv["jump"] and mv["to"] == 50
+
+
+def test_classic_joker_ignores_passing_but_never_lands_on_own_colour() -> None:
+    # a10, a12, b14: a10 jumps over its own a12 onto b14. Own a12 is never a target.
+    # 5: a10 -> 15 passes own 12: no; a12 -> 17 (passes b14: free).
+    p = P("classic", {"a": "s,s,s,10,12", "b": "s,s,s,s,14"}, "JK,5C")
+    same(legal(p), ["5:a12+5", "JK:as>14", "JK:a10>14", "JK:a12>14"])
+
+
+def test_classic_joker_onto_partner_follows_the_chain_rules() -> None:
+    # c50 and c39 (c on its own in-spot): JK onto c50 would send it to 39 = c: illegal;
+    # JK onto c39 would send c39 to 39 (its own in-spot, already holding that c): illegal.
+    # b20 is a fine target. Nothing else moves (every a peg in start, no come-out card):
+    # the joker is never forced, so discards are legal too (one per rank).
+    p = P("classic", {"b": "s,s,s,s,20", "c": "s,s,s,39,50"}, "JK,2C,2D")
+    same(legal(p), ["JK:as>20", "JK:x", "2:x"])
+
+
+def test_classic_joker_only_hand_and_forced_discards() -> None:
+    # Nothing on the track but the opponent b20; hand JK JK 3 5 9 T: only jokers can move,
+    # and they are never forced: the joker move or any discard (one per rank, joker included).
+    p = P("classic", {"b": "s,s,s,s,20"}, "JK,JK,3C,5C,9C,TC")
+    same(legal(p), ["JK:as>20", "JK:x", "3:x", "5:x", "9:x", "T:x"])
+    # no peg anywhere: a joker has no target: discards only
+    p = P("classic", {}, "JK,2C,2D,3C,9C,TC")
+    same(legal(p), ["JK:x", "2:x", "3:x", "9:x", "T:x"])
+    # a discard ends the turn with five in hand; the next seat draws to six
+    p = P("classic", {}, "2C,2D,3C,5C,9C,TC", counts={"b": 5, "c": 5, "d": 5})
+    same(legal(p), ["2:x", "3:x", "5:x", "9:x", "T:x"])
+    p2, ev = play(p, "2:x")
+    assert field(p2, "turn") == "b" and field(p2, "cards") == "5,6,5,5"
+    assert [e["type"] for e in ev] == ["play", "discard", "turn", "draw"]
+    assert ev[0]["discard"] is True
+
+
+def test_classic_must_play_a_moving_card() -> None:
+    # a30 can move with the 5: discarding is not allowed, and the joker stays optional.
+    p = P("classic", {"a": "s,s,s,s,30", "b": "s,s,s,s,20"}, "JK,5C")
+    same(legal(p), ["5:a30+5", "JK:as>20", "JK:a30>20"])
+    illegal(p, "5:x")
+    illegal(p, "JK:x")
+
+
+def test_classic_seven_split_counted_by_hand_with_home_entries() -> None:
+    # a0 (corner) and a60; nothing else on the board. Hand 7.
+    # whole 7: a0 -> 7 or -> h4 (3 to the in-spot, then 4); a60 -> 67 (its in-spot is 15
+    #   away: no home).
+    # a0 first by k = 1..6: ring k (6 plays), home k-3 for k = 4, 5, 6 (3 plays); then
+    #   a60 + (7-k), always free: 9 plays.
+    # a60 first by k = 1..6 -> 60+k; then a0 + (7-k): ring (6) and home when 7-k >= 4,
+    #   k = 1, 2, 3 (3): 9 plays.  Total 3 + 9 + 9 = 21.
+    p = P("classic", {"a": "s,s,s,0,60"}, "7C")
+    want = ["7:a0+7", "7:a0+7h", "7:a60+7"]
+    want += [f"7:a0+{k},a60+{7 - k}" for k in range(1, 7)]
+    want += [f"7:a0+{k}h,a60+{7 - k}" for k in (4, 5, 6)]
+    want += [f"7:a60+{k},a0+{7 - k}" for k in range(1, 7)]
+    want += [f"7:a60+{k},a0+{7 - k}h" for k in (1, 2, 3)]
+    same(legal(p), want)
+    p2, ev = play(p, "7:a60+2,a0+5h")
+    assert pegs(p2, "a") == "s,s,s,62,h2"
+    assert [e["type"] for e in ev][:4] == ["play", "move", "move", "home"]
+
+
+def test_classic_seven_first_part_needs_a_legal_remainder() -> None:
+    # a10 and a h4 (h5 empty). Whole: a10 -> 17. Splits: the home peg can only take 1 (h5),
+    # so the only split is 6 + 1, in either order. a10 + 1..5 then h4 + 6..2: no remainder.
+    p = P("classic", {"a": "s,s,s,10,h4"}, "7C")
+    assert legal(p) == ["7:a10+7", "7:a10+6,ah4+1", "7:ah4+1,a10+6"]
+    # a single peg on the track and the rest in start: a 7 cannot bring a peg out, so no
+    # split exists.
+    p = P("classic", {"a": "s,s,s,s,20"}, "7C")
+    assert legal(p) == ["7:a20+7"]
+    # a10, a11: a10 first always hits a11; a11 + k then a10 + 7-k needs 10+7-k < 11+k, k >= 4.
+    p = P("classic", {"a": "s,s,s,10,11"}, "7C")
+    assert legal(p) == ["7:a11+7", "7:a11+4,a10+3", "7:a11+5,a10+2", "7:a11+6,a10+1"]
+
+
+def test_classic_seven_split_uses_only_own_pegs() -> None:
+    # a20 with partner c40: a classic 7 never moves the partner while a has pegs out.
+    p = P("classic", {"a": "s,s,s,s,20", "c": "s,s,s,s,40"}, "7C")
+    assert legal(p) == ["7:a20+7"]
+
+
+def test_classic_seven_remainder_to_partner_option() -> None:
+    # a: 1, h2..h5 (h1 empty); c40. Hand 7.
+    # whole: a1 -> 8 (ring); a1 -> home would be h5 (own): no.
+    # split: a1 + 3 -> h1 (2 to the in-spot, then 1) makes a's five home; with the option
+    # on, the remaining 4 moves the partner: c40 -> 44. a1 + k on the ring leaves a with pegs
+    # out and only blocked home pegs: no remainder.
+    pg = {"a": "1,h2,h3,h4,h5", "c": "s,s,s,s,40"}
+    assert legal(P("classic", pg, "7C")) == ["7:a1+7", "7:a1+3h,c40+4"]
+    assert legal(P("classic", pg, "7C", seven=False)) == ["7:a1+7"]
+    p2, _ = play(P("classic", pg, "7C"), "7:a1+3h,c40+4")
+    assert pegs(p2, "a") == "h1,h2,h3,h4,h5" and pegs(p2, "c") == "s,s,s,s,44"
+    # free-for-all: no partner, whatever the option says
+    p = P("classic", {"a": "1,h2,h3,h4,h5"}, "7C", seats=3)
+    assert legal(p) == ["7:a1+7"]
+
+
+def test_classic_done_seat_moves_next_partner_clockwise_with_pegs_out() -> None:
+    # 6 seats teams2 (a, c, e). a done, c not: a moves c (next clockwise). c's come-out 44.
+    # 5: c50 -> 55. K: c comes out; c50 -> 60.
+    p = P("classic", {"a": "h1,h2,h3,h4,h5", "c": "s,s,s,s,50", "e": "s,s,s,s,80"}, "5C,KC",
+          seats=6)
+    assert legal(p) == ["5:c50+5", "K:cs", "K:c50+10"]
+    # a and c done: a moves e. e's come-out 80 holds e's own peg: no coming out; e80 -> 85/90.
+    p = P("classic", {"a": "h1,h2,h3,h4,h5", "c": "h1,h2,h3,h4,h5", "e": "s,s,s,s,80"},
+          "5C,KC", seats=6)
+    assert legal(p) == ["5:e80+5", "K:e80+10"]
+    assert RULES.controlled(RULES.parse_position(p), 0) == [4]
+    # The moving peg's colour decides: c's peg may not land on or pass c's own pegs.
+    p = P("classic", {"a": "h1,h2,h3,h4,h5", "c": "s,s,s,50,52"}, "5C,2C")
+    # 2: c50 -> 52 own: no; c52 -> 54. 5: c50 passes c52: no; c52 -> 57.
+    assert legal(p) == ["2:c52+2", "5:c52+5"]
+
+
+def test_classic_win_and_partner_takeover() -> None:
+    # a: 1, h2..h5; c done. 3: a1 -> 4 (ring) or a1 -> h1. Turning in wins for a and c.
+    p = P("classic", {"a": "1,h2,h3,h4,h5", "c": "h1,h2,h3,h4,h5"}, "3C")
+    assert legal(p) == ["3:a1+3", "3:a1+3h"]
+    p2, ev = play(p, "3:a1+3h")
+    assert field(p2, "turn") == "-" and field(p2, "hand") == "-"
+    go = ev[-1]
+    assert go["type"] == "game_over" and sorted(go["winners"]) == [0, 2]
+    s2 = RULES.parse_position(p2)
+    assert RULES.to_move(s2) is None and sorted(RULES.outcome(s2)["winners"]) == [0, 2]
+    with pytest.raises(IllegalPlay):
+        RULES.apply(s2, 0, "3:x")
+    # c not done: no win; b moves next; a now moves c.
+    p = P("classic", {"a": "1,h2,h3,h4,h5", "c": "s,s,s,s,40"}, "3C",
+          counts={"b": 5, "c": 5, "d": 5})
+    p2, ev = play(p, "3:a1+3h")
+    assert field(p2, "turn") == "b" and not any(e["type"] == "game_over" for e in ev)
+    assert RULES.controlled(RULES.parse_position(p2), 0) == [2]
+
+
+def test_classic_draw_pile_runs_out_discards_reshuffled() -> None:
+    # pile empty, 141 discards (162 - 6 - 15). a plays its 5 (142 discards); b must draw: the
+    # 142 discards become the new pile, b draws one: pile 141, discards 0, b holds 6.
+    p = P("classic", {"a": "s,s,s,s,30"}, "5C,6C,7C,8C,9C,TC", counts={"b": 5, "c": 5, "d": 5},
+          discards=141)
+    assert field(p, "pile") == "0"
+    p2, ev = play(p, "5:a30+5")
+    assert [e["type"] for e in ev] == ["play", "move", "turn", "reshuffle", "draw"]
+    assert ev[3]["count"] == 142
+    assert field(p2, "pile") == "141" and field(p2, "discards") == "0"
+    assert field(p2, "cards") == "5,6,5,5"
+
+
+def test_classic_and_team_packs_and_opening() -> None:
+    # classic: 3 decks with 2 jokers each up to 6 seats (162), 4 decks for 7-8 (216); 5 each,
+    # then seat a draws its sixth. team: always 4 decks (216); hold five, no opening draw.
+    for rules, seats, size in (("classic", 4, 162), ("classic", 6, 162), ("classic", 7, 216),
+                               ("classic", 8, 216), ("team", 4, 216), ("team", 3, 216)):
+        s = RULES.new_game({"rules": rules, "seats": seats}, 1)
+        hands = [len(h) for h in s.hands]
+        assert sum(hands) + len(s.pile) + len(s.discards) == size
+        assert hands == ([6] + [5] * (seats - 1) if rules == "classic" else [5] * seats)
+        cnt = Counter(c for h in s.hands for c in h) + Counter(s.pile)
+        assert cnt[0] == size // 54 * 2  # jokers
+    # jokers off: 52-card decks only
+    s = RULES.new_game({"rules": "classic", "seats": 4, "jokers": False}, 1)
+    assert sum(len(h) for h in s.hands) + len(s.pile) == 156
+    assert 0 not in s.pile and all(0 not in h for h in s.hands)
