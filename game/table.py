@@ -371,6 +371,17 @@ def _cpu_name(level: str) -> str:
     return f"{level.title()} CPU"
 
 
+def _same(token: object, secret: str) -> bool:
+    """Constant-time token comparison that never raises (any text, any type)."""
+    if not isinstance(token, str):
+        return False
+    return secrets.compare_digest(token.encode("utf-8", "replace"), secret.encode("utf-8"))
+
+
+def _is_seat(seat: object, count: int) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < count
+
+
 def _clean_name(name: object) -> str | None:
     if not isinstance(name, str):
         return None
@@ -757,8 +768,10 @@ class Table:
         return self._seats[seat].token
 
     def seat_of(self, token: str) -> int | None:
+        if not isinstance(token, str):
+            return None
         for s in self._seats:
-            if secrets.compare_digest(s.token, token):
+            if _same(token, s.token):
                 return s.index
         return None
 
@@ -797,11 +810,9 @@ class Table:
     def _is_host(self, token: object) -> bool:
         if not isinstance(token, str):
             return False
-        if secrets.compare_digest(token, self._host_token):
+        if _same(token, self._host_token):
             return True
-        return self.host_seat is not None and secrets.compare_digest(
-            token, self._seats[self.host_seat].token
-        )
+        return self.host_seat is not None and _same(token, self._seats[self.host_seat].token)
 
     def _ok(self, message: str = "ok", **data: Any) -> Result:
         return Result(True, "ok", message, self.state_no, data)
@@ -880,7 +891,7 @@ class Table:
         """Sit a person in a CPU seat (lobby only). ``data`` carries the new secret token."""
         if self.phase != "lobby":
             return self._no("not_allowed", "seats can be taken only before the game starts")
-        if not isinstance(seat, int) or not 0 <= seat < len(self._seats):
+        if not _is_seat(seat, len(self._seats)):
             return self._no("bad_request", f"there is no seat {seat!r}")
         clean = _clean_name(name)
         if clean is None:
@@ -929,9 +940,9 @@ class Table:
             return self._no("not_host", "only the host sets CPU levels")
         if self.phase == "over":
             return self._no("game_over", "game over")
-        if not isinstance(seat, int) or not 0 <= seat < len(self._seats):
+        if not _is_seat(seat, len(self._seats)):
             return self._no("bad_request", f"there is no seat {seat!r}")
-        if level not in CPU_LEVELS:
+        if not isinstance(level, str) or level not in CPU_LEVELS:
             return self._no("bad_request", f"unknown CPU level {level!r} ({', '.join(CPU_LEVELS)})")
         s = self._seats[seat]
         if s.kind != "cpu":
@@ -1024,15 +1035,17 @@ class Table:
                 "stale_state", f"stale state: the play was for state {state_no!r}, "
                 f"the table is at {self.state_no}"
             )
+        if not isinstance(play, str):
+            play = str(play)  # an engine play object: its token
         try:
-            checked = self.rules.check(self._state, s.index, self._parse(play))
+            parsed = self.rules.parse_play(self._state, play)
+            checked = self.rules.check(self._state, s.index, parsed)
         except RulesError as e:
             return self._no("illegal_play", f"illegal play: {e}")
+        except (ValueError, TypeError, KeyError, IndexError) as e:  # an engine's unexpected slip
+            return self._no("illegal_play", f"illegal play: cannot read {play!r} ({e})")
         self._apply(s.index, checked, "person", now)
         return self._ok("played", play=str(checked))
-
-    def _parse(self, play: Any) -> Any:
-        return self.rules.parse_play(self._state, play) if isinstance(play, str) else play
 
     def _apply(self, seat: int, play: Any, by: str, now: float) -> None:
         new_state, events = self.rules.apply(self._state, seat, play)
@@ -1117,7 +1130,7 @@ class Table:
     def set_speed(self, host_token: str, name: str) -> Result:
         if not self._is_host(host_token):
             return self._no("not_host", "only the host sets the table speed")
-        if name not in SPEEDS:
+        if not isinstance(name, str) or name not in SPEEDS:
             return self._no("bad_request", f"unknown speed {name!r} ({', '.join(SPEEDS)})")
         if name != self.speed.name:
             self.speed = SPEEDS[name]
@@ -1159,12 +1172,12 @@ class Table:
 
     def hand_to_cpu(self, token: str, seat: int, level: str = STAND_IN_LEVEL) -> Result:
         """A person hands their own seat to a CPU, or the host hands a missing person's seat."""
-        if not isinstance(seat, int) or not 0 <= seat < len(self._seats):
+        if not _is_seat(seat, len(self._seats)):
             return self._no("bad_request", f"there is no seat {seat!r}")
-        if level not in CPU_LEVELS:
+        if not isinstance(level, str) or level not in CPU_LEVELS:
             return self._no("bad_request", f"unknown CPU level {level!r} ({', '.join(CPU_LEVELS)})")
         target = self._seats[seat]
-        own = isinstance(token, str) and secrets.compare_digest(token, target.token)
+        own = _same(token, target.token)
         if not own and not self._is_host(token):
             return self._no("bad_token", "bad token")
         if target.kind != "person":
@@ -1366,7 +1379,7 @@ class Table:
         The net host calls it with the seat of the token it authenticated; ``None`` is a
         spectator (no hand).
         """
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(self._seats)):
+        if seat is not None and not _is_seat(seat, len(self._seats)):
             raise TableError(f"there is no seat {seat!r}")
         self._outboxes.setdefault(seat, [])
         return self._snapshot(seat)
