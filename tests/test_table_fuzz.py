@@ -33,7 +33,8 @@ def _token(t: Table, who: str, junk: object) -> object:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(st.tuples(INTENTS, WHO, JUNK, JUNK, st.floats(0, 30)), min_size=30, max_size=80),
+@given(steps=st.lists(st.tuples(INTENTS, WHO, JUNK, JUNK, st.floats(0, 30)),
+                      min_size=30, max_size=80),
        game=st.sampled_from(["track", "layout"]), started=st.booleans())
 def test_random_intents_never_raise_and_refusals_change_nothing(
     tmp_path_factory: object, steps: list, game: str, started: bool
