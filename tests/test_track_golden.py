@@ -398,3 +398,114 @@ def test_solo_counts_every_turn_including_discards() -> None:
     p2, ev = after(p, "3:a1+3h")
     assert ev[-1] == {"type": "game_over", "winners": [0], "team": 0, "turns": 41}
     assert RULES.outcome(RULES.parse_position(p2)) == {"winners": [0], "team": 0, "turns": 41}
+
+
+# ------------------------------------------------------------------------------------------
+# more rules
+
+
+def test_tees_come_out_onto_partner_is_last_resort_and_onto_opponent_bumps() -> None:
+    # c on a's come-out hole 8: K:as lands on the partner, legal only as the last resort.
+    p = pos("tees", {"c": "s,s,s,s,8"}, "KC")
+    assert legal(p) == ["K:as"]
+    assert pegs_of(after(p, "K:as")[0], "c") == "s,s,s,s,s"
+    p = pos("tees", {"a": "s,s,s,s,30", "c": "s,s,s,s,8"}, "KC,2C")
+    assert legal(p) == ["2:a30+2"]
+    p2, ev = after(pos("tees", {"b": "s,s,s,s,8"}, "AC"), "A:as")
+    assert pegs_of(p2, "b") == "s,s,s,s,s" and ev[1]["type"] == "come_out"
+    assert ev[2]["type"] == "bump" and ev[2]["to"] == "s"
+
+
+def test_tees_jack_never_trades_start_or_home_pegs() -> None:
+    p = pos("tees", {"a": "s,s,s,h1,20", "b": "s,s,s,h2,40"}, "JC")
+    assert legal(p) == ["J:a20x40"]
+
+
+def test_tees_three_lands_on_opponent_bumps_it() -> None:
+    p2, _ = after(pos("tees", {"a": "s,s,s,s,30", "d": "s,s,s,s,27"}, "3C"), "3:a30-3")
+    assert pegs_of(p2, "a") == "s,s,s,s,27" and pegs_of(p2, "d") == "s,s,s,s,s"
+
+
+def test_classic_joker_never_targets_own_colour_or_moves_home_pegs() -> None:
+    p = pos("classic", {"a": "s,s,h1,20,30"}, "JK")
+    assert legal(p) == ["JK:x"]
+
+
+def test_team_seven_split_over_two_team_colours_and_colour_rules_of_moving_peg() -> None:
+    p = pos("team", {"a": "s,s,s,s,10", "c": "s,s,s,12,40"}, "7C")
+    toks = legal(p)
+    assert "7:a10+3,c40+4" in toks and "7:c40+4,a10+3" in toks
+    # a10+7 passes c12 (a partner colour: allowed); c12 cannot be passed by c's own pegs.
+    assert "7:a10+7" in toks
+    p = pos("team", {"c": "s,s,s,10,12"}, "5C")
+    assert legal(p) == ["5:c12+5"]
+
+
+def test_team_partner_landing_chain_by_moving_colour() -> None:
+    # c's peg lands on a (partner of c): a goes to a's in-spot 3.
+    p2, _ = after(pos("team", {"a": "s,s,s,s,15", "c": "s,s,s,s,10"}, "5C"), "5:c10+5")
+    assert pegs_of(p2, "a") == "s,s,s,s,3" and pegs_of(p2, "c") == "s,s,s,s,15"
+
+
+def test_classic_six_seat_three_teams_seven_remainder_goes_to_next_partner() -> None:
+    # 6 seats, 3 teams: a's partner is d (seat 3). Ring 108: a in-spot 3.
+    p = pos("classic", {"a": "1,h2,h3,h4,h5", "d": "s,s,s,s,70"}, "7C", seats=6, mode="teams3")
+    assert "7:a1+3h,d70+4" in legal(p)
+    p = pos("classic", {"a": "h1,h2,h3,h4,h5", "d": "s,s,s,s,70"}, "5C", seats=6,
+            mode="teams3")
+    assert legal(p) == ["5:d70+5"]
+
+
+def test_classic_team_wins_only_when_every_colour_is_home() -> None:
+    p = pos("classic", {"a": "1,h2,h3,h4,h5", "c": "s,s,s,s,40"}, "3C")
+    p2, ev = after(p, "3:a1+3h")
+    assert "game_over" not in [e["type"] for e in ev] and "turn=b" in p2
+    p = pos("classic", {"a": "1,h2,h3,h4,h5", "c": "h1,h2,h3,h4,h5"}, "3C")
+    p2, ev = after(p, "3:a1+3h")
+    assert ev[-1] == {"type": "game_over", "winners": [0, 2], "team": 0}
+    assert "turn=- hand=-" in p2
+    assert RULES.outcome(RULES.parse_position(p2)) == {"winners": [0, 2], "team": 0}
+
+
+def test_free_for_all_one_colour_home_wins() -> None:
+    p = pos("classic", {"b": "20,h2,h3,h4,h5"}, "5C", seats=3, turn="b")
+    # 3 seats: b sits on side 1 (in-spot 21); 20 + 5 -> h4? 1 to the in-spot, 4 in: h4 is taken
+    # by b's own peg, so only the ring move stays.
+    assert legal(p) == ["5:b20+5"]
+    p = pos("classic", {"b": "19,h3,h4,h5,h2"}, "3C", seats=3, turn="b")
+    assert legal(p) == ["3:b19+3", "3:b19+3h"]
+    _, ev = after(p, "3:b19+3h")
+    assert ev[-1] == {"type": "game_over", "winners": [1], "team": 1}
+
+
+def test_classic_empty_pile_reshuffles_the_discards() -> None:
+    p = pos("classic", {"a": "s,s,s,s,30"}, "5C", counts={"b": 5, "c": 5, "d": 5},
+            discards=146)
+    assert "pile=0" in p
+    p2, ev = after(p, "5:a30+5")
+    types = [e["type"] for e in ev]
+    assert types == ["play", "move", "turn", "reshuffle", "draw"]
+    assert ev[3]["count"] == 147  # 146 discards + the 5 just played
+    assert "pile=146 discards=0" in p2
+
+
+def test_parse_position_refuses_bad_text() -> None:
+    from game.rules.api import NotationError
+
+    good = pos("classic", {"a": "s,s,s,s,30"}, "5C")
+    RULES.parse_position(good)
+    for bad, words in [
+        (good.replace("a:s,s,s,s,30", "a:s,s,s,30"), "5 pegs"),
+        (good.replace("a:s,s,s,s,30", "a:s,s,s,s,72"), "not s, a hole"),
+        (good.replace("b:s,s,s,s,s", "b:s,s,s,s,30"), "share hole 30"),
+        (good.replace("hand=5C", "hand=5C,5D"), "holds 2 cards"),
+        (good.replace("hand=5C", "hand=ZZ"), "hand="),
+        (good.replace("pile=161", "pile=160"), "pack has 162"),
+        (good.replace("turn=a", "turn=q"), "colour letter"),
+        (good.replace("classic 4", "classic 5"), "bad game"),
+        (good + " extra=1", "unexpected"),
+        (good.replace(" jokers=on", ""), "lacks jokers"),
+        ("", "starts with rules"),
+    ]:
+        with pytest.raises(NotationError, match=words):
+            RULES.parse_position(bad)
