@@ -43,7 +43,8 @@ All intents take the caller's token and return a :class:`Result` (``ok``, ``code
   [...]}`` (a person connected or reconnected and has not tapped Ready yet) and
   ``{"reason": "ready", "seats": [...]}`` (connected people not ready yet).
   Local (same-screen) people share one screen: ``ready`` by one of them readies them all.
-* Speed: ``set_speed(host_token, name)`` any time; names in :data:`SPEEDS`.
+* Speed: ``set_speed(host_token, name)`` any time; names in :data:`SPEEDS`. Animations still
+  playing when the speed changes finish at the new speed (their remaining time is rescaled).
   :meth:`Table.event_duration` gives the client the same animation numbers the table paces by.
 * Connections (remote people): ``connect(token)`` (also a rejoin; pauses until that person is
   ready) and ``disconnect(token)``. When a disconnected person is to move, a stand-in CPU
@@ -1133,9 +1134,15 @@ class Table:
         if not isinstance(name, str) or name not in SPEEDS:
             return self._no("bad_request", f"unknown speed {name!r} ({', '.join(SPEEDS)})")
         if name != self.speed.name:
-            self.speed = SPEEDS[name]
+            now = self._now()
+            t = self._table_time(now)
+            new = SPEEDS[name]
+            # the animations still playing finish at the new speed too
+            remaining = max(0.0, self._busy_until - t)
+            self._busy_until = t + remaining * new.scale / self.speed.scale
+            self.speed = new
             self._record({"t": "speed", "name": name})
-            self._refresh(self._now())
+            self._refresh(now)
         return self._ok(f"table speed {name}")
 
     # ------------------------------------------------------------------ connections

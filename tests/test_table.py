@@ -505,3 +505,16 @@ def test_a_person_who_never_connects_gets_a_stand_in() -> None:
     assert t.next_due() == pytest.approx(1021.35)
     clock.t = t.next_due()
     assert t.tick() == 1 and t.standin_plays == 1 and t.log[-1] == (1, "4D")
+
+
+def test_speed_change_rescales_the_animations_still_playing() -> None:
+    clock = FakeClock(1000.0)
+    t = two_seat(clock, [["2C", "3C"], ["4D", "5D"]], ["6H", "7H"])
+    t.start(t.host_token)
+    t.submit(t.token(0), "2C", 0)  # 0.65 s of animation at normal
+    clock.t = 1000.15
+    assert t.set_speed(t.host_token, "blitz").ok
+    # 0.5 s left at normal is 0.5 * 0.3 = 0.15 s at blitz, then the blitz CPU wait 0.15 s
+    assert t.busy_for() == pytest.approx(0.15)
+    assert t.next_due() == pytest.approx(1000.15 + 0.15 + 0.15)
+    assert t.event_duration({"type": "bump"}) == pytest.approx(0.6 * 0.3)
