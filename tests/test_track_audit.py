@@ -841,3 +841,242 @@ def test_classic_and_team_packs_and_opening() -> None:
     s = RULES.new_game({"rules": "classic", "seats": 4, "jokers": False}, 1)
     assert sum(len(h) for h in s.hands) + len(s.pile) == 156
     assert 0 not in s.pile and all(0 not in h for h in s.hands)
+
+
+# ==========================================================================================
+# 4. team (spec 5, seed 001: hold five, play, move, then draw). 4 seats: a, c against b, d.
+
+
+def test_team_any_team_peg_moves_and_must_play_counts_every_team_peg() -> None:
+    # a has nothing out; the partner c40 can move with the 5: the seat must play it.
+    p = P("team", {"c": "s,s,s,s,40"}, "5C")
+    assert legal(p) == ["5:c40+5"]
+    illegal(p, "5:x")
+
+
+def test_team_come_out_any_team_peg_onto_its_own_come_out_hole() -> None:
+    # a44 stands on c's come-out hole. K: a comes out on 8; c comes out on 44, landing on
+    # its partner a: a goes to a's in-spot 3; a44 -> 54.
+    p = P("team", {"a": "s,s,s,s,44"}, "KC")
+    same(legal(p), ["K:as", "K:cs", "K:a44+10"])
+    p2, ev = play(p, "K:cs")
+    assert pegs(p2, "a") == "s,s,s,s,3" and pegs(p2, "c") == "s,s,s,s,44"
+    assert bumps(ev) == [(0, 44, 3)]
+    # c's come-out hole holding c's own peg: c cannot come out
+    p = P("team", {"c": "s,s,s,s,44"}, "KC")
+    same(legal(p), ["K:as", "K:c44+10"])
+
+
+def test_team_joker_must_bring_a_team_peg_out_while_any_start_holds_one() -> None:
+    # a: h1..h4 and 10 (a's start is empty); c: four in start and 40; b20.
+    # c's start holds pegs, so the joker must bring one of c's pegs out: onto a10 (partner of
+    # c: a goes to its in-spot 3, empty) or b20 (opponent: start); never onto c40 (own);
+    # a10 and c40 may not use the joker. 2: a10 -> 12, c40 -> 42.
+    p = P("team", {"a": "10,h1,h2,h3,h4", "b": "s,s,s,s,20", "c": "s,s,s,s,40"}, "JK,2C")
+    same(legal(p), ["2:a10+2", "2:c40+2", "JK:cs>10", "JK:cs>20"])
+    p2, ev = play(p, "JK:cs>10")
+    assert pegs(p2, "a") == "3,h1,h2,h3,h4" and pegs(p2, "c") == "s,s,s,10,40"
+    # every team start empty: the joker moves a track peg (never a home peg); onto the
+    # partner sends it to its in-spot. Nothing else to play: joker moves plus discard.
+    p = P("team", {"a": "10,h1,h2,h3,h4", "b": "s,s,s,s,20", "c": "40,h1,h2,h3,h4"}, "JK")
+    same(legal(p), ["JK:a10>20", "JK:a10>40", "JK:c40>10", "JK:c40>20", "JK:x"])
+    p2, ev = play(p, "JK:a10>40")
+    assert pegs(p2, "c") == "39,h1,h2,h3,h4" and bumps(ev) == [(2, 40, 39)]
+
+
+def test_team_joker_that_cannot_bring_a_peg_out_cannot_move() -> None:
+    # every target is a team peg whose in-spot holds its own colour (a3 on a's in-spot, c39 on
+    # c's): c out onto a3 -> a to 3: a is there (own colour of the bumped peg): illegal; a out
+    # onto c39 -> c to 39 again: illegal; a out onto a3, c onto c39: own colour. The track pegs
+    # may not use the joker while starts hold pegs. Nothing else: discard only.
+    p = P("team", {"a": "s,s,s,s,3", "c": "s,s,s,s,39"}, "JK")
+    assert legal(p) == ["JK:x"]
+
+
+def test_team_nine_split_counted_by_hand() -> None:
+    # a0 (corner), a h2; c40. Hand 9. One part forward, one backward, each >= 1, either
+    # first; the backward part never moves a home peg (and so never enters home).
+    # whole: a0 -> 9 (9-3 = 6 > 5: no home); c40 -> 49; ah2 + 9: no.
+    # forward first:
+    #   a0 + k, k=1..8 -> k (ring); a0 + 4 -> h1 (5+ passes own h2). Back part: c40 - (9-k)
+    #   (a h2 cannot go back): 8 + 1 = 9.
+    #   c40 + k -> 40+k; back a0 - (9-k) -> 63+k: 8.
+    #   ah2 + 1..3 -> h3..h5; back a0 - (8..6) or c40 - (8..6): 6.
+    # backward first:
+    #   a0 - k -> 72-k; forward c40 + (9-k) (8) or ah2 + (9-k) for 9-k <= 3 (k = 6..8: 3): 11.
+    #   c40 - k -> 40-k; forward a0 + (9-k) ring (8), home h1 when 9-k = 4 (k = 5: 1), or
+    #   ah2 + (9-k), k = 6..8 (3): 12.
+    # total 2 + 9 + 8 + 6 + 11 + 12 = 48.
+    p = P("team", {"a": "s,s,s,0,h2", "c": "s,s,s,s,40"}, "9C")
+    want = ["9:a0+9", "9:c40+9", "9:a0+4h,c40-5", "9:c40-5,a0+4h"]
+    want += [f"9:a0+{k},c40-{9 - k}" for k in range(1, 9)]
+    want += [f"9:c40+{k},a0-{9 - k}" for k in range(1, 9)]
+    want += [f"9:ah2+{k},a0-{9 - k}" for k in (1, 2, 3)]
+    want += [f"9:ah2+{k},c40-{9 - k}" for k in (1, 2, 3)]
+    want += [f"9:a0-{k},c40+{9 - k}" for k in range(1, 9)]
+    want += [f"9:a0-{k},ah2+{9 - k}" for k in (6, 7, 8)]
+    want += [f"9:c40-{k},a0+{9 - k}" for k in range(1, 9)]
+    want += [f"9:c40-{k},ah2+{9 - k}" for k in (6, 7, 8)]
+    assert len(want) == 48
+    same(legal(p), want)
+    # classic has no 9 split and no partner pegs: just a0 -> 9
+    assert legal(P("classic", {"a": "s,s,s,0,h2", "c": "s,s,s,s,40"}, "9C")) == ["9:a0+9"]
+
+
+def test_team_nine_split_eight_forward_reaches_home_five_from_the_corner() -> None:
+    # seed 001: from the corner "a 4 to 8 takes it straight home": in team the 8 forward is
+    # the forward part of a 9 split; the other peg goes 1 back.
+    p = P("team", {"a": "s,s,s,s,0", "c": "s,s,s,s,40"}, "9C")
+    p2, ev = play(p, "9:a0+8h,c40-1")
+    assert pegs(p2, "a") == "s,s,s,s,h5" and pegs(p2, "c") == "s,s,s,s,39"
+    mv = [e for e in ev if e["type"] == "move"]
+    assert mv[0]["path"] == [1, 2, 3, "h1", "h2", "h3", "h4", "h5"]
+    assert mv[1]["path"] == [39] and mv[1]["backward"]
+
+
+def test_team_nine_split_back_part_bumps_before_the_forward_part() -> None:
+    # c25 back 5 -> 20 lands on its partner a20: a goes to a's in-spot 3. The forward 4 may
+    # then move that a peg from 3: to 7 on the ring or into h4. a20 no longer exists.
+    p = P("team", {"a": "s,s,s,s,20", "c": "s,s,s,s,25"}, "9C")
+    got = legal(p)
+    assert "9:c25-5,a3+4h" in got and "9:c25-5,a3+4" in got
+    assert "9:c25-5,a20+4" not in got
+    p2, ev = play(p, "9:c25-5,a3+4h")
+    assert pegs(p2, "a") == "s,s,s,s,h4" and pegs(p2, "c") == "s,s,s,s,20"
+    assert bumps(ev) == [(0, 20, 3)]
+    # the backward part onto an opponent: b to start
+    p = P("team", {"a": "s,s,s,s,20", "b": "s,s,s,s,25", "c": "s,s,s,s,30"}, "9C")
+    p2, ev = play(p, "9:c30-5,a20+4")
+    assert pegs(p2, "b") == "s,s,s,s,s" and bumps(ev) == [(1, 25, "s")]
+
+
+def test_team_seven_split_two_team_pegs_counted_by_hand() -> None:
+    # a20 and c40, nothing else out. whole: a20 -> 27, c40 -> 47. Split either first, k=1..6,
+    # the two pegs never meet: 6 + 6. Total 14.
+    p = P("team", {"a": "s,s,s,s,20", "c": "s,s,s,s,40"}, "7C")
+    want = ["7:a20+7", "7:c40+7"]
+    want += [f"7:a20+{k},c40+{7 - k}" for k in range(1, 7)]
+    want += [f"7:c40+{k},a20+{7 - k}" for k in range(1, 7)]
+    same(legal(p), want)
+
+
+def test_team_colour_rules_follow_the_moving_peg() -> None:
+    # a32 between c30 and c33. A: a comes out on 8, c on 44; c30 -> 31; a32 -> 33 lands on
+    # c33, a partner of a: c33 goes to c's in-spot 39; c33 -> 34.
+    p = P("team", {"a": "s,s,s,s,32", "c": "s,s,s,30,33"}, "AC")
+    same(legal(p), ["A:as", "A:cs", "A:c30+1", "A:a32+1", "A:c33+1"])
+    p2, ev = play(p, "A:a32+1")
+    assert pegs(p2, "c") == "s,s,s,30,39" and bumps(ev) == [(2, 33, 39)]
+    # 5: c30 -> 35 passes a32 (free) but also c33 (own): no. a32 -> 37 passes c33: free (a
+    # different colour). c33 -> 38.
+    p = P("team", {"a": "s,s,s,s,32", "c": "s,s,s,30,33"}, "5C")
+    same(legal(p), ["5:a32+5", "5:c33+5"])
+
+
+def test_team_play_then_draw_and_discard_then_draw() -> None:
+    p = P("team", {"a": "s,s,s,s,30"}, "2C,3C,4C,5C,6C", counts={"b": 5, "c": 5, "d": 5})
+    p2, ev = play(p, "5:a30+5")
+    assert [e["type"] for e in ev] == ["play", "move", "draw", "turn"]
+    assert ev[2]["seat"] == 0 and field(p2, "cards") == "5,5,5,5" and field(p2, "turn") == "b"
+    # nothing can move (no team peg out, no A/J/Q/K): discard, then draw
+    p = P("team", {}, "2C,3C,4C,5C,6C", counts={"b": 5, "c": 5, "d": 5})
+    same(legal(p), ["2:x", "3:x", "4:x", "5:x", "6:x"])
+    p2, ev = play(p, "4:x")
+    assert [e["type"] for e in ev] == ["play", "discard", "draw", "turn"]
+    assert field(p2, "cards") == "5,5,5,5"
+
+
+def test_team_partner_team_wins_together() -> None:
+    # a done, c's last peg at 38 with a 2 -> h1: the team (a, c) wins.
+    p = P("team", {"a": "h1,h2,h3,h4,h5", "c": "38,h2,h3,h4,h5"}, "2C")
+    same(legal(p), ["2:c38+2", "2:c38+2h"])
+    p2, ev = play(p, "2:c38+2h")
+    assert field(p2, "turn") == "-" and sorted(ev[-1]["winners"]) == [0, 2]
+    # the same move made by a while a is not done wins nothing yet
+    p = P("team", {"a": "10,h1,h2,h3,h4", "c": "38,h2,h3,h4,h5"}, "2C",
+          counts={"b": 5, "c": 5, "d": 5})
+    p2, ev = play(p, "2:c38+2h")
+    assert field(p2, "turn") == "b"
+
+
+def test_team_free_for_all_moves_only_own_colour() -> None:
+    # team rules, 3 seats ffa: "team" = one colour. a10, a20 with a 9:
+    # whole a10 -> 19, a20 -> 29. Splits (4 kinds x 8 counts) never collide: 32. Total 34.
+    # a10 + k <= 18 < 20; a20 - (9-k) >= 12 > 10+k? 20-9+k = 11+k > 10+k: yes.
+    # a20 + k then a10 - (9-k) -> 1+k (no wrap). a10 - k, a20 + 9-k. a20 - k -> 20-k >= 12,
+    # a10 + 9-k = 19-k < 20-k.
+    p = P("team", {"a": "s,s,s,10,20", "c": "s,s,s,s,30"}, "9C", seats=3)
+    want = ["9:a10+9", "9:a20+9"]
+    for k in range(1, 9):
+        want += [f"9:a10+{k},a20-{9 - k}", f"9:a20+{k},a10-{9 - k}",
+                 f"9:a10-{k},a20+{9 - k}", f"9:a20-{k},a10+{9 - k}"]
+    same(legal(p), want)
+
+
+# ==========================================================================================
+# 5. solo (spec 2): one seat, jokers removed, every turn counts (a forced discard too).
+
+
+def test_solo_packs_have_no_jokers() -> None:
+    for rules, size in (("classic", 156), ("team", 208)):
+        s = RULES.new_game({"rules": rules, "seats": 1, "jokers": True}, 3)
+        assert sum(len(h) for h in s.hands) + len(s.pile) == size
+        assert 0 not in s.pile and 0 not in s.hands[0]
+
+
+def test_solo_turns_count_discards_and_outcome() -> None:
+    p = P("classic", {}, "5C,7C,8C,9C,TC,2C", seats=1, turns=5)
+    same(legal(p), ["2:x", "5:x", "7:x", "8:x", "9:x", "T:x"])
+    p2, _ = play(p, "7:x")
+    assert field(p2, "turns") == "6" and field(p2, "turn") == "a" and field(p2, "cards") == "6"
+    p = P("classic", {"a": "1,h2,h3,h4,h5"}, "3C", seats=1, turns=40)
+    p2, ev = play(p, "3:a1+3h")
+    assert ev[-1]["type"] == "game_over" and ev[-1]["winners"] == [0] and ev[-1]["turns"] == 41
+    assert RULES.outcome(RULES.parse_position(p2))["turns"] == 41
+
+
+def test_solo_turns_equal_plays_over_a_played_game() -> None:
+    # every play, discard or move, counts one turn
+    for rules in ("classic", "team"):
+        s, _ = RULES.start({"rules": rules, "seats": 1}, 12)
+        n = 0
+        while RULES.to_move(s) is not None and n < 300:
+            lg = RULES.legal_plays(s)
+            homes = [x for x in lg if x.token.endswith("h")]
+            s, _ = RULES.apply(s, 0, (homes or lg)[-1])
+            n += 1
+            assert RULES.view(s, 0)["turns"] == n
+
+
+def test_team_solo_nine_split_own_pegs() -> None:
+    # team solo: a10, a20 (no partner); the 9 splits between own pegs as in ffa.
+    p = P("team", {"a": "s,s,s,10,20"}, "9C", seats=1)
+    assert "9:a20-1,a10+8" in legal(p) and len(legal(p)) == 34
+
+
+# ==========================================================================================
+# 6. API behaviour the audit relies on: views, bad input
+
+
+def test_views_hold_only_own_hand() -> None:
+    s = RULES.new_game({"rules": "classic", "seats": 4}, 5)
+    for seat in range(4):
+        v = RULES.view(s, seat)
+        assert v["hand"] == list(s.hands[seat])
+        assert v["hand_counts"] == [len(h) for h in s.hands]
+        text = repr(v).replace(repr(v["hand"]), "")
+        for other in range(4):
+            if other != seat and len(s.hands[other]) > 3:
+                assert repr(list(s.hands[other])) not in text
+    assert RULES.view(s, None)["hand"] == []
+
+
+def test_wrong_seat_and_illegal_plays_change_nothing() -> None:
+    p = P("classic", {"a": "s,s,s,s,30"}, "5C,7C")
+    s = RULES.parse_position(p)
+    with pytest.raises(NotYourTurn):
+        RULES.apply(s, 1, "5:a30+5")
+    illegal(p, "5:a30+4")
+    illegal(p, "6:a30+6")  # no 6 in hand
+    illegal(p, "5:b30+5")
+    assert RULES.format_position(s) == p
