@@ -122,6 +122,8 @@ class Anim:
         self.elapsed = 0.0
         self._cues: list[tuple[float, str]] = []
         self._cue_i = 0
+        #: Called by the timeline once the animation is over (to update what it shows).
+        self.on_done: Callable[[], None] | None = None
 
     def cue(self, at: float, sound: str) -> None:
         self._cues.append((at, sound))
@@ -313,6 +315,8 @@ class Timeline:
             if head.done:
                 self.queue.popleft()
                 self.played += 1
+                if head.on_done is not None:
+                    head.on_done()
                 dt = over
             else:
                 dt = 0.0
@@ -321,14 +325,19 @@ class Timeline:
             guard += 1
             _, due = self.queue[0].update(0.0)
             sounds += due
-            self.queue.popleft()
+            head = self.queue.popleft()
             self.played += 1
+            if head.on_done is not None:
+                head.on_done()
         return sounds
 
     def finish(self) -> None:
-        """Drop everything queued (the board jumps to the view)."""
-        self.played += len(self.queue)
-        self.queue.clear()
+        """Drop everything queued (the board jumps to the view); ``on_done`` still runs."""
+        while self.queue:
+            head = self.queue.popleft()
+            self.played += 1
+            if head.on_done is not None:
+                head.on_done()
 
     def pegs(self) -> tuple[dict[Key, Point], dict[Key, float]]:
         """Where pegs are drawn now instead of their view hole, and how high they are lifted:

@@ -1,0 +1,416 @@
+"""The layout game's (Trash) table: every layout, the stock and the discard pile; the person's
+own decisions only (where to draw from, where each wild card goes); everything else plays
+itself card by card at the table speed.
+
+Controls: click the stock or the discard pile (keys S and D), then, when a wild card waits,
+a highlighted face-down place (keys 1-9 and 0 for place 10). H names the hint (the better
+source or place). P pauses, Esc pauses too.
+
+What is shown follows the animations, not the newest view: each event's card flies, and the
+layouts and piles change when its flight lands, so a chain reads card by card. When the
+timeline is idle the display is the view again (a safety net, and the jump after a reset).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from game.client import theme
+from game.client.anim import CardFlight, Wait
+from game.client.table_scene import TrackTableScene, seat_label
+from game.table import event_duration
+
+if TYPE_CHECKING:
+    from game.client.app import App
+    from game.client.session import LocalSession
+
+
+class LayoutTableScene(TrackTableScene):
+    name = "layout_table"
+
+    def __init__(self, app: App, session: LocalSession) -> None:
+        self.shown: dict[str, Any] = {}
+        self.place_rects: dict[int, list[pygame.Rect]] = {}
+        self.hand_spots: dict[int, tuple[float, float]] = {}
+        self.stock_rect = pygame.Rect(0, 0, 0, 0)
+        self.discard_rect = pygame.Rect(0, 0, 0, 0)
+        self.banner: str | None = None
+        self.card_size = (60, 84)
+        super().__init__(app, session)
+        self.sync()
+
+    # ------------------------------------------------------------------ model
+    def sync(self) -> None:
+        """Show the view as it is now."""
+        v = self.view()
+        self.shown = {
+            "layouts": [list(x) for x in v.get("layouts", [])],
+            "sizes": list(v.get("sizes", [])),
+            "won": list(v.get("won", [])),
+            "stock": v.get("stock", 0),
+            "top": (v.get("discard") or [None])[-1],
+            "discards": len(v.get("discard") or []),
+            "holding": v.get("holding"),
+        }
+
+    def me(self) -> int:
+        seat = self.session.screen_seat()
+        return seat if seat is not None else 0
+
+    def legal_plays(self) -> list[Any]:
+        if not self.my_turn() or not self.timeline.idle:
+            return []
+        return list(self.view().get("legal") or [])
+
+    # ------------------------------------------------------------------ layout
+    def layout(self, w: int, h: int) -> None:
+        m = self.px(10)
+        n = len(self.session.seats)
+        bh = self.px(40)
+        self.pause_button.rect = pygame.Rect(w - m - self.px(130), m, self.px(130), bh)
+        self.admin_button.rect = pygame.Rect(w - m - self.px(270), m, self.px(130), bh)
+        me = self.me()
+        others = [(me + k) % n for k in range(1, n)]
+        # my layout: bottom, largest
+        my_h = int(h * 0.40)
+        ch = min(int(my_h / 2.25), int((w * 0.62) / 5 / 0.714 / 1.08))
+        cw = int(ch * 0.714)
+        gap = max(4, cw // 10)
+        total_w = 5 * cw + 4 * gap
+        x0 = (w - total_w) // 2
+        y0 = h - m - 2 * ch - gap - self.px(24)
+        self.card_size = (cw, ch)
+        self.place_rects = {me: [pygame.Rect(x0 + (i % 5) * (cw + gap),
+                                             y0 + (i // 5) * (ch + gap), cw, ch)
+                                 for i in range(10)]}
+        self.hand_spots = {me: (x0 - cw * 0.9, y0 + ch)}
+        # the others: a grid at the top
+        top = m + bh + self.px(8)
+        area_h = y0 - top - self.px(150)
+        per_row = len(others) if len(others) <= 4 else (len(others) + 1) // 2
+        rows = 1 if len(others) <= 4 else 2
+        cell_w = (w - 2 * m) // max(1, per_row)
+        cell_h = area_h // rows
+        for k, seat in enumerate(others):
+            r, c = divmod(k, per_row)
+            cell = pygame.Rect(m + c * cell_w, top + r * cell_h, cell_w, cell_h)
+            label_h = self.px(24)
+            mh = min(int((cell.h - label_h) / 2.15), int(cell.w * 0.92 / 5 / 0.714 / 1.08))
+            mw = int(mh * 0.714)
+            g2 = max(2, mw // 10)
+            tw = 5 * mw + 4 * g2
+            cx = cell.x + (cell.w - tw) // 2
+            cy = cell.y + label_h
+            self.place_rects[seat] = [pygame.Rect(cx + (i % 5) * (mw + g2),
+                                                  cy + (i // 5) * (mh + g2), mw, mh)
+                                      for i in range(10)]
+            self.hand_spots[seat] = (cell.centerx, cell.y + cell.h * 0.5)
+        # stock and discard pile between
+        pw, ph = int(cw * 0.85), int(ch * 0.85)
+        py = y0 - ph - self.px(30)
+        self.stock_rect = pygame.Rect(w // 2 - pw - self.px(20), py, pw, ph)
+        self.discard_rect = pygame.Rect(w // 2 + self.px(20), py, pw, ph)
+        self.pile_pos = self.discard_rect.center
+        self.board_rect = pygame.Rect(0, 0, w, h)
+        self.card_rects = []
+        self.hand_rect = pygame.Rect(x0, y0, total_w, 2 * ch + gap)
+        bw = self.px(260)
+        cx2, cy2 = w // 2, h // 2
+        self.ready_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(20), bw, self.px(58))
+        self.leave_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(90), bw, self.px(58))
+        self.done_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(150), bw, self.px(58))
+        self.moves.visible = False
+
+    # ------------------------------------------------------------------ events
+    def _place_centre(self, seat: int, place: int) -> tuple[float, float]:
+        rects = self.place_rects.get(seat)
+        if not rects or not 1 <= place <= 10:
+            return self.hand_spots.get(seat, self.pile_pos)
+        return rects[place - 1].center
+
+    def _set(self, key: str, value: Any) -> Any:
+        def apply() -> None:
+            self.shown[key] = value
+        return apply
+
+    def animate(self, events: list[dict[str, Any]]) -> None:
+        speed = self.public.get("speed", "normal")
+        cw = self.card_size[0]
+        for ev in events:
+            t = ev.get("type")
+            dur = max(0.05, event_duration(ev, speed))
+            seat = ev.get("seat")
+            card = ev.get("card")
+            sprite = theme.card_sprite(card) if isinstance(card, int) else "card_back"
+            spot = self.hand_spots.get(seat, self.pile_pos) if seat is not None else None
+            if t == "drawn" and spot is not None:
+                src = self.stock_rect.center if ev.get("source") == "stock" else \
+                    self.discard_rect.center
+                f = CardFlight(sprite, src, spot, cw * 0.85, cw, dur, 0.0, "play")
+
+                def drew(ev: dict[str, Any] = ev) -> None:
+                    if ev.get("source") == "stock":
+                        self.shown["stock"] = max(0, self.shown["stock"] - 1)
+                    else:
+                        self.shown["discards"] = max(0, self.shown["discards"] - 1)
+                        v = self.view().get("discard") or []
+                        self.shown["top"] = v[self.shown["discards"] - 1] if \
+                            0 < self.shown["discards"] <= len(v) else None
+                f.on_done = drew
+                self.timeline.push(f)
+            elif t in ("placed", "wild_placed") and spot is not None:
+                place = int(ev["place"])
+                f = CardFlight(sprite, spot, self._place_centre(seat, place), cw, cw, dur, 0.0,
+                               "step")
+
+                def landed(seat: int = seat, place: int = place, card: Any = card) -> None:
+                    lay = self.shown["layouts"]
+                    if seat < len(lay) and 0 < place <= len(lay[seat]):
+                        lay[seat][place - 1] = card
+                f.on_done = landed
+                self.timeline.push(f)
+            elif t in ("revealed", "wild_displaced") and spot is not None:
+                place = int(ev["place"])
+                f = CardFlight(sprite, self._place_centre(seat, place), spot, cw, cw, dur,
+                               -15.0, None)
+                self.timeline.push(f)
+            elif t == "discarded" and spot is not None:
+                f = CardFlight(sprite, spot, self.discard_rect.center, cw, cw * 0.85, dur,
+                               10.0, "play")
+
+                def discarded(card: Any = card) -> None:
+                    self.shown["top"] = card
+                    self.shown["discards"] += 1
+                f.on_done = discarded
+                self.timeline.push(f)
+            elif t == "reshuffled":
+                w = Wait(min(dur, 1.0))
+                w.cue(0.0, "shuffle")
+
+                def reshuffled(ev: dict[str, Any] = ev) -> None:
+                    self.shown["stock"] = ev.get("stock", 0)
+                    self.shown["top"] = ev.get("top")
+                    self.shown["discards"] = 1 if ev.get("top") is not None else 0
+                w.on_done = reshuffled
+                self.timeline.push(w)
+            elif t == "completed":
+                w = Wait(dur)
+                w.cue(0.0, "home")
+                self.timeline.push(w)
+            elif t == "hand_won":
+                names = ", ".join(seat_label(self.public["seats"][s]) for s in ev["winners"])
+                sizes = ev.get("sizes", [])
+                lead = ev.get("leader")
+                lead_name = seat_label(self.public["seats"][lead]) if lead is not None else ""
+                per = ", ".join(f"{seat_label(self.public['seats'][i])} {x}"
+                                for i, x in enumerate(sizes))
+                text = (f"{names} won hand {ev.get('hand')}!  Places next hand: {per}. "
+                        f"{lead_name} leads.")
+                w = Wait(max(dur, 0.8))
+                w.cue(0.0, "win")
+
+                def won(text: str = text, sizes: list[int] = sizes) -> None:
+                    self.banner = None
+                    self.shown["sizes"] = list(sizes)
+                banner_on = Wait(0.0)
+                banner_on.on_done = self._set_banner(text)
+                self.timeline.push(banner_on)
+                w.on_done = won
+                self.timeline.push(w)
+            elif t == "dealt":
+                w = Wait(min(dur, 1.2))
+                w.cue(0.0, "deal")
+
+                def dealt(ev: dict[str, Any] = ev) -> None:
+                    self.shown["layouts"] = [[None] * n for n in ev.get("sizes", [])]
+                    self.shown["sizes"] = list(ev.get("sizes", []))
+                    self.shown["stock"] = ev.get("stock", 0)
+                    self.shown["top"] = ev.get("upcard")
+                    self.shown["discards"] = 1 if ev.get("upcard") is not None else 0
+                w.on_done = dealt
+                self.timeline.push(w)
+            elif t == "game_won":
+                w = Wait(dur)
+                w.cue(0.0, "win")
+                self.timeline.push(w)
+
+    def _set_banner(self, text: str) -> Any:
+        def on() -> None:
+            self.banner = text
+        return on
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.timeline.idle:
+            self.banner = None
+            self.sync()
+
+    # ------------------------------------------------------------------ intents
+    def choose(self, token: str) -> None:
+        if token in self.legal_plays():
+            self.submit(token)
+        elif self.my_turn():
+            self.message = "Not now: " + ("take a card first" if token.startswith("W") else
+                                          "choose a face-down place for the wild card")
+
+    def show_hint(self) -> None:
+        legal = self.legal_plays()
+        if not legal:
+            return
+        from game.ai import choose_play
+
+        tok = choose_play("layout", self.view(), legal, "tricky", self.public["state_no"],
+                          budget_ms=60)
+        self.hint = tok
+        self.message = {"S": "Hint: draw from the stock", "D": "Hint: take the discard"}.get(
+            tok, f"Hint: put the wild card on place {tok[1:]}")
+
+    def handle(self, ev: pygame.event.Event) -> None:
+        if self.form.handle(ev):
+            return
+        me = self.me()
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            if self.stock_rect.collidepoint(ev.pos):
+                self.choose("S")
+            elif self.discard_rect.collidepoint(ev.pos):
+                self.choose("D")
+            else:
+                for i, r in enumerate(self.place_rects.get(me, [])):
+                    if r.collidepoint(ev.pos):
+                        self.choose(f"W{i + 1}")
+                        break
+            return
+        if ev.type != pygame.KEYDOWN:
+            return
+        k = ev.key
+        if k == pygame.K_s:
+            self.choose("S")
+        elif k == pygame.K_d:
+            self.choose("D")
+        elif pygame.K_1 <= k <= pygame.K_9:
+            self.choose(f"W{k - pygame.K_0}")
+        elif k == pygame.K_0:
+            self.choose("W10")
+        elif k == pygame.K_h:
+            self.show_hint()
+        elif k == pygame.K_ESCAPE:
+            if self.public["phase"] == "over":
+                self.leave_table()
+            elif not self.paused():
+                self.pause()
+
+    # ------------------------------------------------------------------ drawing
+    def is_wild(self, card: Any) -> bool:
+        """A face-up wild card (Jacks, or Kings with the Kings-wild option)."""
+        if card is None:
+            return False
+        wild_rank = 13 if self.session.config.get("wild") == "K" else 11
+        return (card >> 2) == wild_rank
+
+    def draw(self, surf: pygame.Surface) -> None:
+        self.draw_background(surf)
+        a = self.app.assets
+        w, h = surf.get_size()
+        pub = self.public
+        me = self.me()
+        legal = set(self.legal_plays())
+        pulse = 0.5 + 0.5 * pygame.math.Vector2(1, 0).rotate(self.t * 300).x
+        for seat, rects in self.place_rects.items():
+            lay = self.shown["layouts"][seat] if seat < len(self.shown["layouts"]) else []
+            size = self.shown["sizes"][seat] if seat < len(self.shown["sizes"]) else 0
+            s = pub["seats"][seat]
+            col = theme.seat_colour(seat)
+            # name plate above the layout
+            r0 = rects[0]
+            label = seat_label(s)
+            won = self.shown["won"][seat] if seat < len(self.shown["won"]) else 0
+            extra = f"   hands won: {won}" if won else ""
+            turn = self.view().get("turn") == seat and pub["phase"] == "playing"
+            glow = None
+            if s["kind"] == "person" and not s.get("local"):
+                glow = theme.GOOD if s["connected"] else theme.BAD
+            lt = a.fit_text(label + extra, max(12, int(r0.h * (0.30 if seat != me else 0.18))),
+                            col if not turn else theme.FOCUS, rects[4].right - r0.x)
+            lr = lt.get_rect(bottomleft=(r0.x, r0.y - 3))
+            if turn or glow:
+                pygame.draw.rect(surf, theme.mix(glow or col, theme.BG, 0.5), lr.inflate(10, 4),
+                                 border_radius=6)
+            surf.blit(lt, lr)
+            for i, r in enumerate(rects):
+                place = i + 1
+                if place > size:
+                    pygame.draw.rect(surf, theme.mix(theme.BG2, theme.BG, 0.5), r, 1,
+                                     border_radius=max(3, r.w // 10))
+                    continue
+                card = lay[i] if i < len(lay) else None
+                img = a.scaled(theme.card_sprite(card), r.size)
+                surf.blit(img, r)
+                if self.is_wild(card):
+                    pygame.draw.rect(surf, theme.ACCENT2, r.inflate(4, 4), 3,
+                                     border_radius=max(3, r.w // 10))
+                if seat == me and card is None and f"W{place}" in legal:
+                    pygame.draw.rect(surf, theme.ACCENT, r.inflate(6 + int(4 * pulse),
+                                                               6 + int(4 * pulse)), 3,
+                                     border_radius=max(3, r.w // 8))
+                if seat == me:
+                    n = a.text(str(place % 10) if place < 10 else "0", max(12, r.h // 7),
+                               theme.TEXT_DIM)
+                    surf.blit(n, n.get_rect(midtop=(r.centerx, r.bottom + 2)))
+        # stock and discard pile
+        sr, dr = self.stock_rect, self.discard_rect
+        if self.shown["stock"] > 0:
+            surf.blit(a.scaled("card_back", sr.size), sr)
+        else:
+            pygame.draw.rect(surf, theme.BG2, sr, 2, border_radius=8)
+        st = a.text(f"Stock {self.shown['stock']}", self.px(20), theme.TEXT)
+        surf.blit(st, st.get_rect(midtop=(sr.centerx, sr.bottom + 4)))
+        if self.shown["top"] is not None and self.shown["discards"] > 0:
+            surf.blit(a.scaled(theme.card_sprite(self.shown["top"]), dr.size), dr)
+        else:
+            pygame.draw.rect(surf, theme.BG2, dr, 2, border_radius=8)
+        dt_ = a.text(f"Discards {self.shown['discards']}", self.px(20), theme.TEXT)
+        surf.blit(dt_, dt_.get_rect(midtop=(dr.centerx, dr.bottom + 4)))
+        for name, r in (("S", sr), ("D", dr)):
+            if name in legal:
+                pygame.draw.rect(surf, theme.ACCENT, r.inflate(8 + int(4 * pulse),
+                                                           8 + int(4 * pulse)), 3,
+                                 border_radius=10)
+        for c in self.timeline.cards():
+            cw = max(8, int(c.width))
+            img = a.scaled(c.sprite, (cw, int(cw * 1.4)))
+            if c.angle:
+                img = pygame.transform.rotate(img, c.angle)
+            surf.blit(img, img.get_rect(center=(round(c.pos[0]), round(c.pos[1]))))
+        # status line
+        turn = self.view().get("turn")
+        if pub["phase"] == "over":
+            status = "Game over"
+        elif turn is None:
+            status = ""
+        elif self.my_turn():
+            status = "Your turn: " + ("choose a face-down place for the wild card"
+                                      if self.view().get("pending") == "wild" else
+                                      "take the stock (S) or the discard (D)")
+        else:
+            status = f"{seat_label(pub['seats'][turn])}'s turn"
+        if self.message:
+            status = self.message
+        stt = a.fit_text(status, self.px(24), theme.ACCENT if self.my_turn() else theme.TEXT,
+                         self.admin_button.rect.x - self.px(20))
+        surf.blit(stt, (self.px(10), self.px(14)))
+        info = a.text(f"Hand {self.view().get('hand', 1)}   Speed: {pub.get('speed')}",
+                      self.px(18), theme.TEXT_DIM)
+        surf.blit(info, info.get_rect(midleft=(dr.right + self.px(30), dr.centery)))
+        self.form.draw(surf, a)
+        if self.banner:
+            box = pygame.Rect(0, 0, min(int(w * 0.94), self.px(900)), self.px(90))
+            box.center = (w // 2, h // 2 - self.px(40))
+            surf.blit(a.nine_slice("panel", box.size, 14), box)
+            bt = a.fit_text(self.banner, self.px(28), theme.ACCENT, box.w - 24)
+            surf.blit(bt, bt.get_rect(center=box.center))
+        if self.paused() and self.manual_pause() is not None:
+            self.draw_pause(surf)
+        if pub["phase"] == "over" and self.timeline.idle:
+            self.draw_results(surf)
