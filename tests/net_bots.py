@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import queue
+import socket
+import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from game.cpu_worker import SyncCpu
 from game.table import SeatSpec, Table
+from net import protocol as P
 from net.client import CONNECTED, Client
 from net.codes import Link
 from net.host import HostThread
@@ -155,3 +160,66 @@ def join(link: Link | str, name: str, token: str | None = None, **kw: Any) -> Bo
 
 def host_bot(ht: HostThread, name: str = "Hostess") -> Bot:
     return Bot(Client(ht.local_link, name, token=ht.host_token).start())
+
+
+@dataclass
+class _Status:
+    state: str
+
+
+class RawConn:
+    """A hand-made connection (no net.client): speaks frames over a plain socket."""
+
+    def __init__(self, port: int, name: str, code: str | None, token: str | None = None):
+        self.name = name
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.lock = threading.Lock()
+        self.q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        self.alive = True
+        self.raw_bytes = bytearray()
+        self.send({"t": "hello", "v": P.VERSION, "name": name, "token": token, "code": code})
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        dec = P.FrameDecoder()
+        try:
+            while True:
+                data = self.sock.recv(65536)
+                if not data:
+                    break
+                self.raw_bytes += data
+                for m in dec.feed(data):
+                    self.q.put(m)
+        except OSError:
+            pass
+        self.alive = False
+
+    @property
+    def status(self) -> _Status:
+        return _Status(CONNECTED if self.alive else "dropped")
+
+    def poll(self) -> list[dict[str, Any]]:
+        out = []
+        while True:
+            try:
+                out.append(self.q.get_nowait())
+            except queue.Empty:
+                return out
+
+    def send_raw(self, data: bytes) -> None:
+        with self.lock:
+            self.sock.sendall(data)
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        self.send_raw(P.pack(msg))
+        return True
+
+    def ready(self) -> bool:
+        return self.send({"t": "ready", "ready": True})
+
+    def play(self, token: str, state_no: int, ref: int | None = None) -> bool:
+        return self.send({"t": "play", "play": token, "state_no": state_no, "ref": ref or 0})
+
+    def close(self) -> None:
+        self.sock.close()

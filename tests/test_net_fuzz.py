@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import collections
-import queue
+import contextlib
 import random
 import socket
 import struct
@@ -11,7 +11,6 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 import msgpack
@@ -19,72 +18,8 @@ import pytest
 
 from game.table import Table
 from net import protocol as P
-from net.client import CONNECTED
 from net.host import HostThread, Limits
-from tests.net_bots import Bot, host_bot, join, make_table, run_until
-
-
-@dataclass
-class _Status:
-    state: str
-
-
-class RawConn:
-    """A hand-made connection (no net.client): speaks frames over a plain socket."""
-
-    def __init__(self, port: int, name: str, code: str | None, token: str | None = None):
-        self.name = name
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.lock = threading.Lock()
-        self.q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
-        self.alive = True
-        self.raw_bytes = bytearray()
-        self.send({"t": "hello", "v": P.VERSION, "name": name, "token": token, "code": code})
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        dec = P.FrameDecoder()
-        try:
-            while True:
-                data = self.sock.recv(65536)
-                if not data:
-                    break
-                self.raw_bytes += data
-                for m in dec.feed(data):
-                    self.q.put(m)
-        except OSError:
-            pass
-        self.alive = False
-
-    @property
-    def status(self) -> _Status:
-        return _Status(CONNECTED if self.alive else "dropped")
-
-    def poll(self) -> list[dict[str, Any]]:
-        out = []
-        while True:
-            try:
-                out.append(self.q.get_nowait())
-            except queue.Empty:
-                return out
-
-    def send_raw(self, data: bytes) -> None:
-        with self.lock:
-            self.sock.sendall(data)
-
-    def send(self, msg: dict[str, Any]) -> bool:
-        self.send_raw(P.pack(msg))
-        return True
-
-    def ready(self) -> bool:
-        return self.send({"t": "ready", "ready": True})
-
-    def play(self, token: str, state_no: int, ref: int | None = None) -> bool:
-        return self.send({"t": "play", "play": token, "state_no": state_no, "ref": ref or 0})
-
-    def close(self) -> None:
-        self.sock.close()
+from tests.net_bots import Bot, RawConn, host_bot, join, make_table, run_until
 
 
 def attack(port: int, payload: bytes, half_close: bool = True) -> list[Any]:
@@ -288,10 +223,8 @@ def test_flood_disconnects_only_the_flooder() -> None:
         flooder = RawConn(ht.port, "Flo", ht.code)
         run_until([hb], lambda: any(s["name"] == "Flo" for s in hb.seats), what="Flo seated")
         ping = P.pack({"t": "ping", "n": 1})
-        try:
+        with contextlib.suppress(OSError):
             flooder.send_raw(ping * 2000)
-        except OSError:
-            pass
         flooder.thread.join(10)
         assert not flooder.alive
         got = list(P.FrameDecoder().feed(bytes(flooder.raw_bytes)))

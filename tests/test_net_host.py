@@ -172,3 +172,81 @@ def test_host_changes_speed_everyone_gets_it(lan: tuple[Table, HostThread]) -> N
         run_until(bots, lambda: all(b.speed == "blitz" for b in bots), what="speed back")
     finally:
         close_all(bots)
+
+
+def _hands_over_time(table: Table) -> list[list[tuple[int, ...]]]:
+    """Every seat's hand in every state of the game, rebuilt from the log."""
+    rules = table.rules
+    st = rules.new_game(table.config, table.seed)
+    out = [[tuple(h) for h in st.hands]]
+    for seat, tok in table.log:
+        st, _ = rules.apply(st, seat, rules.parse_play(st, tok))
+        out.append([tuple(h) for h in st.hands])
+    return out
+
+
+def _walk(value: object, key: str) -> Iterator[object]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == key:
+                yield v
+            yield from _walk(v, key)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _walk(v, key)
+
+
+def test_no_client_ever_receives_another_seats_hand() -> None:
+    import msgpack
+
+    from net import protocol as P
+    from tests.net_bots import RawConn
+
+    table = make_table("track", {"rules": "classic", "seats": 4}, scale=100, seed=77)
+    ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None, tick_interval=0.005).start()
+    raws = [RawConn(ht.port, "Hostess", ht.code, token=ht.host_token)]
+    bots = [Bot(raws[0])]  # type: ignore[arg-type]
+    try:
+        run_until(bots, lambda: bots[0].seat == 0)
+        for name in ("Ann", "Bob"):
+            raws.append(RawConn(ht.port, name, ht.code))
+            bots.append(Bot(raws[-1]))  # type: ignore[arg-type]
+            run_until(bots, lambda: bots[-1].seat is not None)
+        run_until(bots, lambda: sum(s["kind"] == "person" for s in bots[0].seats) == 3)
+        bots[0].c.send({"t": "start"})
+        run_until(bots, lambda: all(b.outcome is not None and b.phase == "over" for b in bots),
+                  timeout=60, what="track game over")
+        assert table.phase == "over" and bots[0].outcome == table.outcome()
+        hands = _hands_over_time(table)
+        for b, raw in zip(bots, raws, strict=True):
+            data = bytes(raw.raw_bytes)
+            me = b.seat
+            assert me is not None
+            own = {h for state in hands for h in [state[me]] if len(h) >= 3}
+            others = {state[s] for state in hands for s in range(4)
+                      if s != me and len(state[s]) >= 3} - own
+            assert own and others
+            # Positive control: the client's own hands are in its bytes, as msgpack arrays...
+            seen_own = sum(msgpack.packb(list(h)) in data for h in own)
+            assert seen_own >= len(own) // 2, (seen_own, len(own))
+            # ...and not one hand of another seat ever is.
+            leaked = [h for h in others if msgpack.packb(list(h)) in data]
+            assert not leaked, f"seat {me} received other hands: {leaked[:3]}"
+            # Structurally too: every "hand" field it got is its own, every "hands" list
+            # (deal events) hides the other seats' cards.
+            frames = P.FrameDecoder().feed(data)
+            for f in frames:
+                for h in _walk(f, "hand"):
+                    assert h is None or tuple(h) in own or len(h) < 3 or any(
+                        tuple(h) == state[me] for state in hands)
+                for hs in _walk(f, "hands"):
+                    assert isinstance(hs, list)
+                    for s, h in enumerate(hs):
+                        if s != me:
+                            assert not h or all(c is None for c in h) or isinstance(h, int), \
+                                (s, h)
+    finally:
+        for r in raws:
+            r.close()
+        ht.stop()
+        table.close()
