@@ -1040,12 +1040,13 @@ def test_solo_turns_equal_plays_over_a_played_game() -> None:
     for rules in ("classic", "team"):
         s, _ = RULES.start({"rules": rules, "seats": 1}, 12)
         n = 0
-        while RULES.to_move(s) is not None and n < 300:
+        while RULES.to_move(s) is not None and n < 1000:
             lg = RULES.legal_plays(s)
             homes = [x for x in lg if x.token.endswith("h")]
             s, _ = RULES.apply(s, 0, (homes or lg)[-1])
             n += 1
             assert RULES.view(s, 0)["turns"] == n
+        assert RULES.outcome(s) == {"winners": [0], "team": 0, "turns": n}
 
 
 def test_team_solo_nine_split_own_pegs() -> None:
