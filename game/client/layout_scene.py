@@ -137,7 +137,6 @@ class LayoutTableScene(TrackTableScene):
 
     def animate(self, events: list[dict[str, Any]]) -> None:
         speed = self.public.get("speed", "normal")
-        cw = self.card_size[0]
         for ev in events:
             t = ev.get("type")
             dur = max(0.05, event_duration(ev, speed))
@@ -145,6 +144,8 @@ class LayoutTableScene(TrackTableScene):
             card = ev.get("card")
             sprite = theme.card_sprite(card) if isinstance(card, int) else "card_back"
             spot = self.hand_spots.get(seat, self.pile_pos) if seat is not None else None
+            rects = self.place_rects.get(seat) if seat is not None else None
+            cw = rects[0].w if rects else self.card_size[0]
             if t == "drawn" and spot is not None:
                 src = self.stock_rect.center if ev.get("source") == "stock" else \
                     self.discard_rect.center
@@ -377,6 +378,21 @@ class LayoutTableScene(TrackTableScene):
                 pygame.draw.rect(surf, theme.ACCENT, r.inflate(8 + int(4 * pulse),
                                                            8 + int(4 * pulse)), 3,
                                  border_radius=10)
+        holding = self.view().get("holding") if self.timeline.idle else None
+        if holding is not None and self.view().get("turn") is not None:
+            seat = self.view()["turn"]
+            rects = self.place_rects.get(seat)
+            if rects:
+                hx, hy = self.hand_spots[seat]
+                r = rects[0].copy()
+                r.center = (round(hx), round(hy))
+                pygame.draw.rect(surf, theme.ACCENT, r.inflate(8 + int(4 * pulse),
+                                                           8 + int(4 * pulse)), 3,
+                                 border_radius=10)
+                surf.blit(a.scaled(theme.card_sprite(holding), r.size), r)
+                if seat == me:
+                    lab = a.text("wild card: pick a place", self.px(18), theme.ACCENT)
+                    surf.blit(lab, lab.get_rect(midtop=(r.centerx, r.bottom + 6)))
         for c in self.timeline.cards():
             cw = max(8, int(c.width))
             img = a.scaled(c.sprite, (cw, int(cw * 1.4)))

@@ -108,7 +108,69 @@ def shot_results(app: App) -> None:
         app.frame(0.2)
 
 
+def _trash(seats: int, plays: int = 60) -> Callable[[App], None]:
+    def shot(app: App) -> None:
+        from game.client.layout_scene import LayoutTableScene
+
+        s = _session(app, {"game": "layout", "seats": seats}, seed=5)
+        s.sit(0, app.settings.name)
+        s.start()
+        scene = LayoutTableScene(app, s)
+        app.push(scene)
+        n = 0
+        while s.table.state_no < plays and s.public["phase"] == "playing" and n < 5000:
+            legal = scene.legal_plays()
+            if legal:
+                scene.choose(legal[0])
+            app.frame(0.1)
+            n += 1
+    return shot
+
+
+def shot_trash_wild(app: App) -> None:
+    from game.client.layout_scene import LayoutTableScene
+    from game.rules.layout import RULES as LAYOUT
+
+    s = _session(app, {"game": "layout", "seats": 4}, seed=5)
+    s.sit(0, app.settings.name)
+    s.start()
+    scene = LayoutTableScene(app, s)
+    app.push(scene)
+    s.table._state = LAYOUT.parse_position(
+        "layout seats=4 wild=J lastchance=0 upcard=0 size=10 first=- seed=0 hand=2 leader=0 "
+        "turn=0 phase=wild hold=JC passes=0 ply=0 rng=1 last=- sizes=10,9,10,10 "
+        "p0=AD,?5C,3S,?9S,?TS,?QH,7C,?8C,?6S,?KD p1=?AS,?2S,?3S,4S,?5S,?6D,?7S,?8S,?9D "
+        "p2=?AC,?2C,?3C,?4C,5D,?6C,?7C,?8D,?9C,JD p3=?AH,?2D,?3H,?4H,?5H,?6H,?7D,?8H,?9H,?TH "
+        "stock=4S,3D discard=QS,KH")
+    s.views[0] = LAYOUT.view(s.table._state, 0)
+    s.refresh()
+    scene.timeline.finish()
+    app.frame(0.01)
+
+
+def shot_trash_hand_won(app: App) -> None:
+    from game.client.layout_scene import LayoutTableScene
+
+    s = _session(app, {"game": "layout", "seats": 4}, seed=5)
+    s.sit(0, app.settings.name)
+    s.start()
+    scene = LayoutTableScene(app, s)
+    app.push(scene)
+    n = 0
+    while not scene.banner and n < 8000:
+        legal = scene.legal_plays()
+        if legal:
+            scene.choose(legal[0])
+        app.frame(0.1)
+        n += 1
+
+
 SHOTS: dict[str, Callable[[App], None]] = {
+    "trash_2": _trash(2),
+    "trash_4": _trash(4),
+    "trash_8": _trash(8, 120),
+    "trash_wild_choice": shot_trash_wild,
+    "trash_hand_won": shot_trash_hand_won,
     "lobby": shot_lobby,
     "lobby_8": shot_lobby8,
     "track_tees_4": _track({"rules": "tees", "seats": 4}),

@@ -1,0 +1,123 @@
+"""The layout game (Trash) table scene, driven through the real loop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.client import screens
+from game.client.app import App
+from game.client.layout_scene import LayoutTableScene
+from game.client.lobby import LobbyScene
+from game.client.testing import click, frames, key, make_app
+from game.cpu_worker import SyncCpu
+from game.rules.cards import parse_card
+from game.rules.layout import RULES as LAYOUT
+
+WILD_POSITION = (
+    "layout seats=4 wild=J lastchance=0 upcard=0 size=10 first=- seed=0 hand=1 leader=0 "
+    "turn=0 phase=wild hold=JC passes=0 ply=0 rng=1 last=- sizes=10,10,10,10 "
+    "p0=?7H,?5C,?2H,?9S,?TS,?QH,?4D,?8C,?6S,?KD p1=?AS,?2S,?3S,?4S,?5S,?6D,?7S,?8S,?9D,?TD "
+    "p2=?AC,?2C,?3C,?4C,?5D,?6C,?7C,?8D,?9C,?TC p3=?AH,?2D,?3H,?4H,?5H,?6H,?7D,?8H,?9H,?TH "
+    "stock=4S,3D discard=-"
+)
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    a = make_app(tmp_path)
+    a.make_cpu = SyncCpu  # type: ignore[method-assign]
+    a.virtual_time = 0.0
+    frames(a)
+    yield a
+    for s in a.scenes:
+        if hasattr(s, "session"):
+            s.session.close()
+    a.close()
+
+
+def open_trash(app: App, seats: int = 4) -> LayoutTableScene:
+    key(app, pygame.K_RETURN)  # Play
+    nt = app.top
+    assert isinstance(nt, screens.NewTableScene)
+    nt.form.focus(nt.game)
+    key(app, pygame.K_RIGHT)  # Trash
+    assert nt.game.value == "layout"
+    nt.seats.set_options(nt.seats.options, seats)
+    nt.speed.set_options(nt.speed.options, "blitz")
+    click(app, nt.start_button.rect.center)
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene), nt.error
+    key(app, pygame.K_s)
+    table = app.top
+    assert isinstance(table, LayoutTableScene)
+    return table
+
+
+def test_four_players_play_to_a_hand_win_by_clicks(app: App) -> None:
+    table = open_trash(app)
+    assert len(table.session.seats) == 4
+    sources = 0
+    banner_seen = False
+    for _ in range(4000):
+        if table.view().get("hand", 1) >= 2 or table.public["phase"] == "over":
+            break
+        legal = table.legal_plays()
+        if legal:
+            v = table.view()
+            if v["pending"] == "source":
+                target = table.stock_rect if "S" in legal else table.discard_rect
+                click(app, target.center)
+                sources += 1
+            else:
+                place = int(legal[0][1:])
+                click(app, table.place_rects[table.me()][place - 1].center)
+        app.frame(0.2)
+        banner_seen = banner_seen or bool(table.banner)
+    v = table.view()
+    assert v["hand"] >= 2 and sources > 0
+    assert banner_seen  # the hand-won screen was shown
+    assert sum(v["won"]) >= 1 and sorted(v["sizes"])[0] <= 9
+    for _ in range(200):
+        app.frame(0.2)
+    assert table.timeline.idle
+    # once idle the display is the view
+    assert table.shown["layouts"] == table.view()["layouts"]
+
+
+def _wild_choice(app: App) -> LayoutTableScene:
+    table = open_trash(app)
+    s = table.session
+    s.table._state = LAYOUT.parse_position(WILD_POSITION)
+    s.views[0] = LAYOUT.view(s.table._state, 0)
+    for _ in range(20):
+        app.frame(0.5)  # let the opening animations finish
+    table.timeline.finish()
+    frames(app)
+    assert table.my_turn() and table.view()["pending"] == "wild"
+    assert table.legal_plays() == [f"W{i}" for i in range(1, 11)]
+    return table
+
+
+def test_person_places_a_jack_by_click(app: App) -> None:
+    table = _wild_choice(app)
+    click(app, table.place_rects[0][2].center)  # place 3
+    assert table.session.table.log[-1] == (0, "W3")
+    lay = table.session.view(0)["layouts"][0]
+    # JC on 3 revealed 2H -> place 2 revealed 5C -> place 5 revealed TS -> place 10
+    # revealed KD: stop
+    assert lay[2] == parse_card("JC") and lay[1] == parse_card("2H")
+    assert lay[4] == parse_card("5C") and lay[9] == parse_card("TS")
+    assert table.session.view(0)["discard"][-1] == parse_card("KD")
+
+
+def test_person_places_a_jack_by_key_and_a_wrong_key_changes_nothing(app: App) -> None:
+    table = _wild_choice(app)
+    n = table.session.table.state_no
+    key(app, pygame.K_s)  # not now: a wild card waits
+    assert table.session.table.state_no == n and table.message
+    key(app, pygame.K_7)
+    assert table.session.table.log[-1] == (0, "W7")
+    assert table.session.view(0)["layouts"][0][6] == parse_card("JC")
