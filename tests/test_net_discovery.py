@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import socket
 import sys
+import tempfile
 import textwrap
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -179,3 +181,50 @@ def test_namespaces_are_removed_even_when_the_body_fails() -> None:
         raise RuntimeError("boom")
     assert not lan.exists()
     assert p.poll() is not None
+
+
+JOINER_GAME = textwrap.dedent(
+    """
+    import sys
+    from tests.net_bots import join, run_until
+    b = join(sys.argv[1], "Bea")  # a bare code: found by broadcast on the veth LAN
+    run_until([b], lambda: b.outcome is not None and b.phase == "over", timeout=60,
+              what="game over")
+    print("LINK", b.c.link, flush=True)
+    print("SEAT", b.seat, "PLAYS", len(b.plays_sent), "STATE", b.state_no, flush=True)
+    print("OUTCOME", b.outcome, flush=True)
+    b.c.close()
+    """
+)
+
+
+def test_join_by_code_and_play_across_two_namespaces() -> None:
+    """A headless host on machine a, a player on machine b joining by code: a whole game."""
+    reason = netns.unavailable()
+    if reason:
+        pytest.skip(f"cannot create network namespaces: {reason}")
+    root = str(Path(__file__).resolve().parents[1])
+    with tempfile.TemporaryDirectory() as tmp, netns.NetnsPair() as lan:
+        save = str(Path(tmp) / "table.jsonl")
+        host = lan.popen("a", [sys.executable, "-m", "net.cli", "--host", "--headless",
+                               "--game", "layout", "--seats", "3", "--option", "layout_size=3",
+                               "--speed", "blitz", "--cpu", "easy", "--sync-cpu",
+                               "--clock-scale", "30", "--exit-when-over",
+                               "--save", save],
+                         cwd=root)
+        assert host.stdout is not None
+        info: dict[str, str] = {}
+        for line in host.stdout:
+            if line.strip() == "ready":
+                break
+            k, _, v = line.strip().partition(": ")
+            info[k] = v
+        assert info["link"] == f"teetable://{lan.addr['a']}:47800/{info['code']}"
+        out = lan.run("b", [sys.executable, "-c", JOINER_GAME, info["code"]], cwd=root,
+                      timeout=90)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert f"LINK teetable://{lan.addr['a']}:47800/{info['code']}" in out.stdout
+        assert "OUTCOME {'winners'" in out.stdout
+        rest, _ = host.communicate(timeout=30)
+        assert host.returncode == 0
+        assert "game over:" in rest
