@@ -7,8 +7,9 @@ Prints one line per scene::
     render <scene> frame_p50_ms=<a> p95_ms=<b>
 
 ``track8_all_pegs`` is the 8-player track table with all 40 pegs walking at once (the issue's
-target: p95 under 8 ms at 1280x720); ``track4`` a 4-player table in play with CPUs; ``title``
-and ``rules`` menu screens. Then the start-up time: from a new Python process to the first
+target: p95 under 8 ms at 1280x720); ``layout8`` the 8-player Trash table with CPUs playing
+(cards flying); ``track4`` a 4-player table in play with CPUs; ``title`` and ``rules`` menu
+screens. Then the start-up time: from a new Python process to the first
 drawn frame of the client (``startup first_frame_s=<s>``; target under 1.5 s), and the whole
 ``python main.py --frames 1`` run for comparison.
 """
@@ -116,6 +117,17 @@ def main(argv: list[str] | None = None) -> int:
         a, b = measure(app, args.frames, setup=keep_walking)
         print(f"render track8_all_pegs frame_p50_ms={a:.2f} p95_ms={b:.2f}")
         scene.session.close()
+        app.pop()
+
+        from game.client.layout_scene import LayoutTableScene
+
+        lsession = LocalSession("layout", {"seats": 8}, speed="blitz", seed=5, cpu=SyncCpu(),
+                                clock=app.table_clock)
+        lsession.start()  # eight CPUs playing Trash
+        app.push(LayoutTableScene(app, lsession))
+        a, b = measure(app, args.frames, dt=0.05)
+        print(f"render layout8 frame_p50_ms={a:.2f} p95_ms={b:.2f}")
+        lsession.close()
         app.pop()
 
         session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz",
