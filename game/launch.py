@@ -1,18 +1,19 @@
-"""Command-line entry point: parses arguments, then opens the client (or a headless host)."""
+"""Command-line entry point: parses arguments, then opens the client or runs a headless host.
+
+    python main.py                          the title screen
+    python main.py --size 800x600 --fullscreen
+    python main.py --join teetable://192.168.1.5:47800/KQXF   join from the command line
+    python main.py --host --headless --game track --rules classic --seats 4
+
+Bad arguments get a one-line error and exit status 2, before any window opens.
+"""
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import sys
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="main.py", description="Tee Table: peg races and Trash.")
-    p.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
-    p.add_argument("--fullscreen", action="store_true", help="start fullscreen")
-    p.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
-    return p
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -25,6 +26,19 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def build_parser() -> argparse.ArgumentParser:
+    from net.cli import add_arguments
+
+    p = argparse.ArgumentParser(prog="main.py", description="Tee Table: peg races and Trash.")
+    p.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
+    p.add_argument("--fullscreen", action="store_true", help="start fullscreen")
+    p.add_argument("--data", default=None,
+                   help="folder for settings, records and saves (default: your user data folder)")
+    p.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
+    add_arguments(p)
+    return p
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -32,31 +46,35 @@ def main(argv: list[str] | None = None) -> int:
         size = parse_size(args.size)
     except argparse.ArgumentTypeError as e:
         parser.error(str(e))
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
+    if args.data:
+        os.environ["TEE_TABLE_DATA"] = args.data
+    if args.headless and not args.host:
+        parser.error("--headless goes with --host")
+    if args.join:
+        from net.cli import check_join
 
-    pygame.init()
-    flags = pygame.RESIZABLE | (pygame.FULLSCREEN if args.fullscreen else 0)
-    screen = pygame.display.set_mode(size, flags)
-    pygame.display.set_caption("Tee Table")
-    font = pygame.font.Font(None, 72)
-    clock = pygame.time.Clock()
-    frames = 0
-    running = True
-    while running:
-        for ev in pygame.event.get():
-            if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE):
-                running = False
-        screen.fill((18, 60, 40))
-        text = font.render("Tee Table", True, (240, 230, 200))
-        screen.blit(text, text.get_rect(center=screen.get_rect().center))
-        pygame.display.flip()
-        clock.tick(60)
-        frames += 1
-        if args.frames and frames >= args.frames:
-            running = False
-    pygame.quit()
-    return 0
+        problem = check_join(args.join)
+        if problem:
+            parser.error(f"--join: {problem}")
+    if args.host and args.headless:
+        from net.cli import run_headless
+
+        return run_headless(args)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.client.app import run
+
+    kwargs: dict[str, object] = {
+        "size": size,
+        "fullscreen": True if args.fullscreen else None,
+        "frames": args.frames,
+        "data": args.data,
+    }
+    accepted = inspect.signature(run).parameters
+    if "join" in accepted:
+        kwargs["join"] = args.join
+    if "host" in accepted:
+        kwargs["host"] = args
+    return run(**{k: v for k, v in kwargs.items() if k in accepted})
 
 
 if __name__ == "__main__":
