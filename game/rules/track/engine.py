@@ -480,22 +480,36 @@ _NOB = ((),)
 _LOW = tuple((1 << k) - 1 for k in range(14))
 
 
-def _fwd_plays(cfg: Cfg, r: int, n: int, movers: list, occ: list[int], rm: list[int],
-               hm: list[int], app: Any) -> None:
-    """Append every single forward-``n`` play (classic/team) of ``movers``."""
+def _minfo(cfg: Cfg, movers: list, rm: list[int]) -> list[tuple]:
+    """Per mover: (loc, pid, colour, forward path masks or None in home, own ring mask,
+    holes to the own in-spot)."""
     R = cfg.R
     fwdt = cfg.fwd
     inspot = cfg.inspot
-    low = _LOW
+    out = []
     for loc, pid in movers:
         c = pid // PEGS
         if loc >= HOME0:
+            out.append((loc, pid, c, None, 0, 0))
+        else:
+            d = inspot[c] - loc
+            if d < 0:
+                d += R
+            out.append((loc, pid, c, fwdt[loc], rm[c], d))
+    return out
+
+
+def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list, occ: list[int], hm: list[int],
+               app: Any) -> None:
+    """Append every single forward-``n`` play (classic/team) of the movers."""
+    R = cfg.R
+    low = _LOW
+    for loc, pid, c, f, own, d in minfo:
+        if f is None:
             k = loc - HOME0
             if k + n <= 5 and not (hm[c] >> k) & low[n]:
                 app(Play(r, (("f", pid, loc, loc + n, n),), _NOB))
             continue
-        f = fwdt[loc]
-        own = rm[c]
         if not f[n] & own:
             x = loc + n
             if x >= R:
@@ -506,9 +520,6 @@ def _fwd_plays(cfg: Cfg, r: int, n: int, movers: list, occ: list[int], rm: list[
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
                     app(Play(r, (("f", pid, loc, x, n),), (b,)))
-        d = inspot[c] - loc
-        if d < 0:
-            d += R
         if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
             app(Play(r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
 
@@ -534,6 +545,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
     normal: list[Play] = []
     jk: list[Play] = []
     app = normal.append
+    minfo = None
     for r in ranks:
         if r == JOKER:
             if team and starts:
@@ -580,7 +592,9 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                 if b is not None:
                     app(Play(8, (("b", pid, loc, x, 8),), (b,)))
             continue
-        _fwd_plays(cfg, r, 1 if r == 1 else (10 if r >= 11 else r), movers, occ, rm, hm, app)
+        if minfo is None:
+            minfo = _minfo(cfg, movers, rm)
+        _fwd_plays(cfg, r, 1 if r == 1 else (10 if r >= 11 else r), minfo, occ, hm, app)
         if r == 7:
             _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
         elif r == 9 and team:
@@ -648,19 +662,29 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     cols1 = controlled(cfg, seat, pegs)
     fwdt = cfg.fwd
     bwdt = cfg.bwd
-    base: dict[tuple, list] = {}
     app = out.append
     R = cfg.R
+    # every single part on the original board: tables[kind][pid][amount] = [(to, bumps)]
+    amounts = range(1, total)
+    tables: dict[str, dict[int, list]] = {}
+    for kind in {k for pair in kinds for k in pair}:
+        tab = tables[kind] = {}
+        for loc, pid in movers:
+            if kind == "b" and loc >= HOME0:
+                tab[pid] = [[] for _ in range(total)]
+            else:
+                tab[pid] = [[]] + [_dests(cfg, kind, pid, loc, a, rm, hm, occ) for a in amounts]
     for k1, k2 in kinds:
         pathmasks = fwdt if k2 == "f" else bwdt
         sign = 1 if k2 == "f" else -1
+        tab1 = tables[k1]
+        tab2 = tables[k2]
         for loc1, pid1 in movers:
-            if k1 == "b" and loc1 >= HOME0:
-                continue
             c1 = pid1 // PEGS
             others = [m for m in movers if m[1] != pid1]
-            for a in range(1, total):
-                d1 = _dests(cfg, k1, pid1, loc1, a, rm, hm, occ)
+            row1 = tab1[pid1]
+            for a in amounts:
+                d1 = row1[a]
                 if not d1:
                     continue
                 rest = total - a
@@ -684,15 +708,13 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
                             continue
-                        if (pegs[pid2] == loc2 and pid2 // PEGS != home_c and (
+                        row2 = tab2.get(pid2)
+                        if (row2 is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c and (
                                 loc2 >= HOME0 or (
                                     not pathmasks[loc2][rest] & T
                                     and occ[(loc2 + sign * rest) % R] < 0))):
                             # untouched path, free landing: same as on the original board
-                            key = (pid2, rest, k2)
-                            res = base.get(key)
-                            if res is None:
-                                res = base[key] = _dests(cfg, k2, pid2, loc2, rest, rm, hm, occ)
+                            res = row2[rest]
                         else:
                             if board2 is None:
                                 q2 = list(pegs)
