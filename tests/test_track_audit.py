@@ -357,6 +357,7 @@ def test_tees_three_pulling_home_peg_onto_partner_is_a_last_resort() -> None:
     assert legal(p) == ["3:ah3-3"]
     p2, ev = play(p, "3:ah3-3")
     assert pegs(p2, "a") == "s,s,s,s,3" and pegs(p2, "c") == "s,s,s,s,s"
+    assert bumps(ev) == [(2, 3, "s")]
     # with another play available (K comes out to 8) it is not legal
     p = P("tees", {"a": "s,s,s,s,h3", "c": "s,s,s,s,3"}, "3C,KC")
     assert legal(p) == ["K:as"]
@@ -549,6 +550,7 @@ def test_classic_eight_backward() -> None:
     p2, ev = play(p, "8:a20-8")
     assert pegs(p2, "a") == "s,s,s,s,12" and pegs(p2, "c") == "s,s,s,s,39"
     assert pegs(p2, "b") == "s,s,s,s,15"
+    assert bumps(ev) == [(2, 12, 39)]
     # a5 back 8 -> 69 (round the corner, past its own in-spot: backward never turns in);
     # home and start pegs never move backward.
     p = P("classic", {"a": "s,s,s,5,h1"}, "8C")
@@ -1081,3 +1083,403 @@ def test_wrong_seat_and_illegal_plays_change_nothing() -> None:
     illegal(p, "6:a30+6")  # no 6 in hand
     illegal(p, "5:b30+5")
     assert RULES.format_position(s) == p
+
+
+# ==========================================================================================
+# 7. A second, independent reading of the rules, compared on many positions.
+#
+# ``Ref`` computes the legal plays of a position line straight from the spec's words, with
+# plain lists and sets (it shares no code with the engine: it reads the position text itself).
+# Random positions (many pegs crowded round in-spots and come-out holes, so that chains, last
+# resorts and blocks happen often) must give the engine's legal plays exactly, as sets.
+
+RANK_TEXT = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+START, HOME = -1, 1000  # Ref's own places: -1 start, 0..R-1 ring, 1000+k home k
+Pegs = list[list[int]]
+
+
+def _rank(card: str) -> int:
+    return 0 if card == "JK" else RANK_TEXT.index(card[0])
+
+
+class Ref:
+    def __init__(self, text: str) -> None:
+        f = text.split()
+        self.rules, n, mode = f[0], int(f[1]), f[2]
+        self.n = n
+        kv: dict[str, str] = {}
+        for item in f[3:]:
+            if "=" in item:
+                k, v = item.split("=", 1)
+            else:
+                k, v = item.split(":", 1)
+            kv[k] = v
+        sides = [0] if n == 1 else [0, 2] if n == 2 else [0, 1, 2] if n == 3 else list(range(n))
+        self.R = 18 * max(4, n)
+        self.inspot = [18 * s + 3 for s in sides]
+        self.comeout = [18 * s + 8 for s in sides]
+        self.teams_mode = mode.startswith("teams")
+        self.team = [c % int(mode[5:]) for c in range(n)] if self.teams_mode else list(range(n))
+        self.seven = kv["seven"] == "on"
+        self.pegs: list[list[int]] = []
+        for c in range(n):
+            pl = []
+            for t in kv[LETTERS[c]].split(","):
+                pl.append(START if t == "s" else HOME + int(t[1]) if t[0] == "h" else int(t))
+            self.pegs.append(pl)
+        self.turn = LETTERS.index(kv["turn"])
+        self.ranks = sorted({_rank(x) for x in kv["hand"].split(",")})
+
+    # -- shared ----------------------------------------------------------------------------
+    def name(self, c: int, x: int) -> str:
+        return LETTERS[c] + ("s" if x == START else f"h{x - HOME}" if x >= HOME else str(x))
+
+    def done(self, pg: list[list[int]], c: int) -> bool:
+        return all(x >= HOME for x in pg[c])
+
+    def mates(self, c: int) -> list[int]:
+        return [m for m in range(self.n) if self.team[m] == self.team[c]]
+
+    def controlled(self, pg: list[list[int]], seat: int) -> list[int]:
+        if self.rules == "team":
+            return self.mates(seat)
+        if not self.done(pg, seat):
+            return [seat]
+        for k in range(1, self.n):
+            p = (seat + k) % self.n
+            if self.team[p] == self.team[seat] and not self.done(pg, p):
+                return [p]
+        return []
+
+    @staticmethod
+    def at(pg: list[list[int]], hole: int) -> tuple[int, int] | None:
+        for c, pl in enumerate(pg):
+            for i, x in enumerate(pl):
+                if x == hole:
+                    return (c, i)
+        return None
+
+    # -- classic / team --------------------------------------------------------------------
+    def land(self, pg: list[list[int]], c: int, x: int) -> list | None:
+        """Bumps when colour c lands on ring hole x (the mover already lifted off the board)."""
+        o = self.at(pg, x)
+        if o is None:
+            return []
+        if o[0] == c:
+            return None
+        if self.team[o[0]] != self.team[c]:
+            return [(o, START)]
+        out = [(o, self.inspot[o[0]])]
+        visited = {x}
+        cur, t = o, self.inspot[o[0]]
+        while True:
+            if t in visited:
+                return None
+            r = self.at(pg, t)
+            if r is None:
+                return out
+            if r[0] == cur[0]:
+                return None
+            if self.team[r[0]] != self.team[cur[0]]:
+                out.append((r, START))
+                return out
+            visited.add(t)
+            out.append((r, self.inspot[r[0]]))
+            cur, t = r, self.inspot[r[0]]
+
+    def moved(self, pg: list[list[int]], c: int, i: int, dest: int, bumps: list
+              ) -> list[list[int]]:
+        new = [list(pl) for pl in pg]
+        for (bc, bi), to in bumps:
+            new[bc][bi] = to
+        new[c][i] = dest
+        return new
+
+    def dests(self, pg: list[list[int]], c: int, i: int, back: bool, n: int) -> list[int]:
+        x, R = pg[c][i], self.R
+        own_ring = {h for h in pg[c] if 0 <= h < HOME}
+        own_home = {h - HOME for h in pg[c] if h >= HOME}
+        if x == START:
+            return []
+        if back:
+            if x >= HOME:
+                return []
+            path = {(x - j) % R for j in range(1, n + 1)}
+            return [] if path & own_ring else [(x - n) % R]
+        if x >= HOME:
+            k = x - HOME
+            ok = k + n <= 5 and not any(k + j in own_home for j in range(1, n + 1))
+            return [x + n] if ok else []
+        out = []
+        if not {(x + j) % R for j in range(1, n + 1)} & own_ring:
+            out.append((x + n) % R)
+        d = (self.inspot[c] - x) % R
+        if d < n <= d + 5 and not {(x + j) % R for j in range(1, d + 1)} & own_ring and \
+                not any(j in own_home for j in range(1, n - d + 1)):
+            out.append(HOME + n - d)
+        return out
+
+    def parts(self, pg: list[list[int]], c: int, i: int, back: bool, n: int
+              ) -> list[tuple[str, list[list[int]]]]:
+        out = []
+        x = pg[c][i]
+        for dest in self.dests(pg, c, i, back, n):
+            bumps: list | None = []
+            if dest < HOME:
+                lifted = [list(pl) for pl in pg]
+                lifted[c][i] = -2
+                bumps = self.land(lifted, c, dest)
+                if bumps is None:
+                    continue
+            sign = "-" if back else "+"
+            h = "h" if (x < HOME <= dest) else ""
+            out.append((f"{self.name(c, x)}{sign}{n}{h}", self.moved(pg, c, i, dest, bumps)))
+        return out
+
+    def gen_ct(self) -> dict[str, Pegs]:
+        pg, seat, team = self.pegs, self.turn, self.rules == "team"
+        cols = self.controlled(pg, seat)
+        normal: dict[str, Pegs] = {}
+        jokers: dict[str, Pegs] = {}
+        for r in self.ranks:
+            rt = RANK_TEXT[r]
+            if r == 0:
+                # classic: from start or the track; team: from start while any team start
+                # holds a peg, else from the track. Onto any ring hole of another colour.
+                starts = [(c, pg[c].index(START)) for c in cols if START in pg[c]]
+                ring = [(c, i) for c in cols for i, x in enumerate(pg[c]) if 0 <= x < HOME]
+                sources = starts if team and starts else ring if team else starts + ring
+                for c, i in sources:
+                    lifted = [list(pl) for pl in pg]
+                    lifted[c][i] = -2
+                    for x in range(self.R):
+                        o = self.at(pg, x)
+                        if o is None or o[0] == c:
+                            continue
+                        b = self.land(lifted, c, x)
+                        if b is not None:
+                            tok = f"JK:{self.name(c, pg[c][i])}>{x}"
+                            jokers[tok] = self.moved(pg, c, i, x, b)
+                continue
+            if r in (1, 11, 12, 13):  # A, J, Q, K come out (onto the colour's come-out hole)
+                for c in cols:
+                    if START in pg[c] and self.comeout[c] not in pg[c]:
+                        b = self.land(pg, c, self.comeout[c])
+                        if b is not None:
+                            i = pg[c].index(START)
+                            normal[f"{rt}:{LETTERS[c]}s"] = self.moved(pg, c, i,
+                                                                       self.comeout[c], b)
+            back = r == 8
+            n = {1: 1, 11: 10, 12: 10, 13: 10}.get(r, r)
+            for c in cols:
+                for i in range(5):
+                    for part, pg2 in self.parts(pg, c, i, back, n):
+                        normal[f"{rt}:{part}"] = pg2
+            if r == 7:
+                self.splits(pg, seat, cols, 7, ((False, False),), normal)
+            if r == 9 and team:
+                self.splits(pg, seat, cols, 9, ((False, True), (True, False)), normal)
+        if normal:
+            return normal | jokers
+        return jokers | {f"{RANK_TEXT[r]}:x": pg for r in self.ranks}
+
+    def splits(self, pg: Pegs, seat: int, cols: list[int], total: int,
+               kinds: tuple, out: dict[str, Pegs]) -> None:
+        for b1, b2 in kinds:
+            for c1 in cols:
+                for i1 in range(5):
+                    for a in range(1, total):
+                        for part1, pg2 in self.parts(pg, c1, i1, b1, a):
+                            cols2 = cols
+                            if self.rules == "classic" and self.seven and self.teams_mode:
+                                cols2 = self.controlled(pg2, seat)
+                            for c2 in cols2:
+                                for i2 in range(5):
+                                    if (c2, i2) == (c1, i1):
+                                        continue
+                                    for part2, pg3 in self.parts(pg2, c2, i2, b2, total - a):
+                                        out[f"{total}:{part1},{part2}"] = pg3
+
+    # -- tees ------------------------------------------------------------------------------
+    def gen_tees(self) -> dict[str, Pegs]:
+        pg, R = self.pegs, self.R
+        cols = self.controlled(pg, self.turn)
+        if not cols:
+            return {}
+        c = cols[0]
+        L = LETTERS[c]
+        blk = {x for m in self.mates(c) for x in pg[m] if 0 <= x < HOME}  # own + partner
+        own_home = {x - HOME for x in pg[c] if x >= HOME}
+        ins = self.inspot[c]
+        normal: dict[str, Pegs] = {}
+        last: dict[str, Pegs] = {}
+
+        def land(tok: str, i: int, x: int) -> None:
+            o = self.at(pg, x)
+            if o is not None and o[0] == c:
+                return
+            res = self.moved(pg, c, i, x, [] if o is None else [(o, START)])
+            if o is None or self.team[o[0]] != self.team[c]:
+                normal[tok] = res
+            else:
+                last[tok] = res  # a partner: last resort
+
+        for r in self.ranks:
+            rt = RANK_TEXT[r]
+            if r in (1, 13) and START in pg[c] and self.comeout[c] not in pg[c]:
+                land(f"{rt}:{L}s", pg[c].index(START), self.comeout[c])
+            if r == 13:
+                continue
+            if r == 11:
+                for i, x in enumerate(pg[c]):
+                    if 0 <= x < HOME:
+                        for y in range(R):
+                            o = self.at(pg, y)
+                            if o is not None and o[0] != c:
+                                res = [list(pl) for pl in pg]
+                                res[c][i], res[o[0]][o[1]] = y, x
+                                normal[f"J:{L}{x}x{y}"] = res
+                continue
+            if r == 3:
+                for i, x in enumerate(pg[c]):
+                    if 0 <= x < HOME:
+                        if (x - self.comeout[c]) % R < 3 or {(x - 1) % R, (x - 2) % R} & blk:
+                            continue
+                        land(f"3:{L}{x}-3", i, (x - 3) % R)
+                    elif x >= HOME:
+                        k = x - HOME
+                        if all(j in own_home for j in range(k + 1, 6)):
+                            continue  # snug
+                        # back through home, then the in-spot, in-spot - 1, in-spot - 2
+                        seq: list[tuple[str, int]] = [("h", j) for j in range(k - 1, 0, -1)]
+                        seq += [("r", (ins - j) % R) for j in range(3)]
+                        seq = seq[:3]
+                        if any((w == "h" and v in own_home) or (w == "r" and v in blk)
+                               for w, v in seq[:2]):
+                            continue
+                        w, v = seq[2]
+                        if w == "h":
+                            if v not in own_home:
+                                normal[f"3:{L}h{k}-3"] = self.moved(pg, c, i, HOME + v, [])
+                        else:
+                            land(f"3:{L}h{k}-3", i, v)
+                continue
+            n = r
+            for i, x in enumerate(pg[c]):
+                if x == START:
+                    continue
+                if x >= HOME:
+                    k = x - HOME
+                    if k + n <= 5 and not any(k + j in own_home for j in range(1, n + 1)):
+                        normal[f"{rt}:{L}h{k}+{n}"] = self.moved(pg, c, i, x + n, [])
+                    continue
+                d = (ins - x) % R
+                if n > d:  # the lap ends at the in-spot: into home by exact count
+                    hk = n - d
+                    if hk <= 5 and not {(x + j) % R for j in range(1, d + 1)} & blk and \
+                            not any(j in own_home for j in range(1, hk + 1)):
+                        normal[f"{rt}:{L}{x}+{n}h"] = self.moved(pg, c, i, HOME + hk, [])
+                    continue
+                if {(x + j) % R for j in range(1, n)} & blk:
+                    continue
+                land(f"{rt}:{L}{x}+{n}", i, (x + n) % R)
+        return normal or last
+
+    def legal(self) -> dict[str, Pegs]:
+        """Every legal play, each with the pegs after it."""
+        return self.gen_tees() if self.rules == "tees" else self.gen_ct()
+
+    def pegs_text(self, pg: Pegs, c: int) -> str:
+        return ",".join(self.name(c, x)[1:] for x in sorted(pg[c]))
+
+
+def _random_position(rng: Any, rules: str, seats: int, mode: str) -> str:
+    import random as _r
+
+    assert isinstance(rng, _r.Random)
+    R = 18 * max(4, seats)
+    sides = [0] if seats == 1 else [0, 2] if seats == 2 else [0, 1, 2] if seats == 3 else \
+        list(range(seats))
+    hot = [18 * s + k for s in sides for k in (3, 8)]
+    k_teams = int(mode[5:]) if mode.startswith("teams") else seats
+    team = [c % k_teams for c in range(seats)]
+    while True:
+        lo = rng.randrange(R)
+        used: set[int] = set()
+        spec: dict[str, str] = {}
+        # crowded (55% of pegs on the track) or sparse (15%) positions
+        start_p, home_p = rng.choice(((0.25, 0.45), (0.5, 0.85)))
+        for c in range(seats):
+            places = []
+            homes = rng.sample(range(1, 6), 5)
+            for _ in range(5):
+                u = rng.random()
+                if u < start_p:
+                    places.append("s")
+                elif u < home_p:
+                    places.append(f"h{homes.pop()}")
+                else:
+                    for _try in range(20):
+                        v = rng.random()
+                        h = rng.choice(hot) if v < 0.3 else (lo + rng.randrange(30)) % R \
+                            if v < 0.8 else rng.randrange(R)
+                        if h not in used:
+                            used.add(h)
+                            places.append(str(h))
+                            break
+                    else:
+                        places.append("s")
+            spec[LETTERS[c]] = ",".join(places)
+        over = any(all("h" in spec[LETTERS[c]].split(",")[j] for c in range(seats)
+                       if team[c] == t for j in range(5)) for t in set(team))
+        if not over:
+            break
+    jokers = rules != "tees" and mode != "solo"
+    pack: list[str] = []
+    decks = 1 if rules == "tees" else 4 if rules == "team" or seats >= 7 else 3
+    for _ in range(decks):
+        pack += [r + s for r in "A23456789TJQK" for s in "CDHS"]
+        if jokers:
+            pack += ["JK", "JK"]
+    # small hands make folds, last resorts, forced discards and joker-only hands common
+    hand = rng.sample(pack, rng.choice((1, 1, 2, 3, 5) if rules == "tees" else (1, 2, 3, 6)))
+    turn = LETTERS[rng.randrange(seats)]
+    order = {c: i for i, c in enumerate(["JK"] + [r + s for r in "A23456789TJQK" for s in "CDHS"])}
+    hand.sort(key=order.__getitem__)
+    return P(rules, spec, ",".join(hand), seats=seats, mode=mode, turn=turn)
+
+
+CONFIGS = [("tees", 4, "teams2"), ("tees", 6, "teams3"),
+           ("classic", 4, "teams2"), ("classic", 6, "teams2"), ("classic", 6, "teams3"),
+           ("classic", 8, "teams4"), ("classic", 8, "teams2"), ("classic", 3, "ffa"),
+           ("classic", 2, "h2h"), ("classic", 1, "solo"),
+           ("team", 4, "teams2"), ("team", 6, "teams3"), ("team", 8, "teams2"),
+           ("team", 5, "ffa"), ("team", 1, "solo")]
+
+
+@pytest.mark.parametrize(("rules", "seats", "mode"), CONFIGS)
+def test_engine_agrees_with_an_independent_reading_on_random_positions(
+        rules: str, seats: int, mode: str) -> None:
+    import random
+
+    rng = random.Random(f"{rules}{seats}{mode}")
+    count = 500 if rules == "tees" else 60 if seats == 8 and rules == "team" else 120
+    for _ in range(count):
+        text = _random_position(rng, rules, seats, mode)
+        ref = Ref(text)
+        want = ref.legal()
+        s = RULES.parse_position(text)
+        if rules == "tees" and not want:
+            # no legal play: the seat folds at once (reading the position settles it)
+            assert RULES.format_position(s).split(" turn=")[1] != text.split(" turn=")[1]
+            continue
+        got = RULES.legal_tokens(s)
+        assert len(got) == len(set(got)), text
+        assert set(got) == set(want), (text, sorted(set(got) - set(want)),
+                                       sorted(set(want) - set(got)))
+        # and the pegs after a few of them (bumps, chains, trades, pull-backs)
+        for tok in rng.sample(got, min(4, len(got))):
+            s2, _ = RULES.apply(s, s.turn, tok)
+            after = RULES.format_position(s2)
+            for c in range(seats):
+                assert pegs(after, LETTERS[c]) == ref.pegs_text(want[tok], c), (text, tok)
