@@ -65,6 +65,10 @@ class App:
         #: Tests set this to a number: tables then run on frame time (``dt`` per frame)
         #: instead of the wall clock, so a whole game plays in a few seconds.
         self.virtual_time: float | None = None
+        #: Where a hosted table listens and answers discovery (tests use loopback only).
+        self.net_options: dict[str, Any] = {}
+        #: Extra arguments of ``net.client.Client`` when joining (tests: discovery targets).
+        self.join_options: dict[str, Any] = {}
         pygame.key.set_repeat(350, 40)
         if title_screen:
             from game.client.screens import TitleScene
@@ -212,10 +216,31 @@ class App:
                 return r.message
             self.push(open_table(self, session))
             return None
-        lobby = LobbyScene(self, session, kind)
-        self.push(lobby)
         if kind == "host":
-            lobby.error = "LAN hosting is not wired into the client yet: this table is local."
+            session.close()
+            from game.client.net_session import host_table
+
+            try:
+                hosted = host_table(game, config, self.settings.name, speed, self.make_cpu(),
+                                    **self.net_options)
+            except (OSError, RuntimeError) as e:
+                return f"Could not open the table on the network: {e}"
+            self.push(LobbyScene(self, hosted, kind))
+            return None
+        self.push(LobbyScene(self, session, kind))
+        return None
+
+    def join_table(self, target: Any) -> str | None:
+        """Join a LAN table (a code or a parsed link); the lobby shows the outcome."""
+        from game.client.lobby import LobbyScene
+        from game.client.net_session import NetSession
+        from net.client import Client
+
+        try:
+            client = Client(target, self.settings.name, **self.join_options).start()
+        except (OSError, ValueError) as e:
+            return str(e)
+        self.push(LobbyScene(self, NetSession(client), "join"))
         return None
 
     def quit(self) -> None:

@@ -426,7 +426,7 @@ class LayoutTableScene(TrackTableScene):
             surf.blit(a.nine_slice("panel", box.size, 14), box)
             bt = a.fit_text(self.banner, self.px(28), theme.ACCENT, box.w - 24)
             surf.blit(bt, bt.get_rect(center=box.center))
-        if self.paused() and self.manual_pause() is not None:
+        if self.show_pause():
             self.draw_pause(surf)
         if pub["phase"] == "over" and self.timeline.idle:
             self.draw_results(surf)

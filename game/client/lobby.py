@@ -53,12 +53,17 @@ class LobbyScene(Scene):
         self.seat_rects: list[pygame.Rect] = []
         self.level_rects: list[list[pygame.Rect]] = []
         self.start_button = Button("Start", self.start, hotkey=pygame.K_s)
+        self.ready_button = Button("Ready", self.ready, hotkey=pygame.K_r)
+        self.ready_button.visible = False
         self.back_button = Button("Back", self.back)
         self.form.add(self.start_button)
+        self.form.add(self.ready_button)
         self.form.add(self.back_button)
         self.form.focus(None)
-        # the person sits at their preferred colour, else the first seat
-        if not session.local_seats:
+        self.waiting_start = False
+        # the person sits at their preferred colour, else the first seat (a local table; on
+        # the LAN the host's table gives each newcomer a seat)
+        if not session.local_seats and not getattr(session, "remote", False):
             pref = app.settings.colour
             names = [n.lower() for n in theme.SEAT_COLOUR_NAMES]
             want = names.index(pref) if pref in names else 0
@@ -71,7 +76,7 @@ class LobbyScene(Scene):
 
     def layout(self, w: int, h: int) -> None:
         n = len(self.session.seats)
-        cols = n if n <= 4 else (n + 1) // 2
+        cols = max(1, n if n <= 4 else (n + 1) // 2)
         rows = 1 if n <= 4 else 2
         cw = min(self.px(250), int(w * 0.92) // cols)
         ch = min(self.px(210), int(h * 0.62) // rows)
@@ -92,11 +97,13 @@ class LobbyScene(Scene):
         by = h - self.px(90)
         self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
         self.start_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
+        self.ready_button.rect = self.start_button.rect.copy()
 
     # intents -----------------------------------------------------------------
     def toggle(self, seat: int) -> None:
-        s = self.session.seats[seat]
-        if s["kind"] == "person" and s["local"]:
+        if seat >= len(self.session.seats):
+            return
+        if seat in self.session.tokens:
             r = self.session.leave(seat)
         else:
             mine = len(self.session.local_seats)
@@ -114,13 +121,52 @@ class LobbyScene(Scene):
         if not self.session.local_seats:
             self.error = "Tap a colour to sit there first."
             return
+        if not self.session.is_host:
+            self.error = "The host starts the game."
+            return
         r = self.session.start()
         if not r.ok:
             self.error = r.message
             return
+        if getattr(self.session, "remote", False):
+            self.waiting_start = True  # the table scene opens when the host says so
+            return
+        self.open_table()
+
+    def ready(self) -> None:
+        r = self.session.ready()
+        self.error = None if r.ok else r.message
+
+    def open_table(self) -> None:
         from game.client.table_scene import open_table
 
         self.app.replace(open_table(self.app, self.session))
+
+    def update(self, dt: float) -> None:
+        if not getattr(self.session, "remote", False):
+            return
+        self.session.poll()
+        failure = getattr(self.session, "failure", None)
+        if failure is not None:
+            reason, detail = failure
+            self.session.close()
+            self.app.pop()
+            from game.client.screens import JoinScene
+
+            top = self.app.top
+            if isinstance(top, JoinScene):
+                top.fail(reason, detail)
+            return
+        remote_guest = not self.session.is_host
+        self.start_button.visible = not remote_guest
+        mine = [self.session.seats[i] for i in self.session.tokens
+                if i < len(self.session.seats)]
+        self.ready_button.visible = remote_guest and any(not s.get("ready") for s in mine)
+        refusal = getattr(self.session, "refusal", None)
+        if refusal:
+            self.error = refusal
+        if self.session.phase != "lobby" and self.session.seats:
+            self.open_table()
 
     def back(self) -> None:
         self.session.close()
@@ -130,7 +176,7 @@ class LobbyScene(Scene):
     def handle(self, ev: pygame.event.Event) -> None:
         if self.form.handle(ev):
             return
-        n = len(self.session.seats)
+        n = max(1, len(self.session.seats))
         if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
             for i, rects in enumerate(self.level_rects):
                 if self.session.seats[i]["kind"] == "cpu":
@@ -161,9 +207,23 @@ class LobbyScene(Scene):
         super().draw(surf)
         a = self.app.assets
         w, _h = surf.get_size()
+        if len(self.seat_rects) != len(self.session.seats):
+            self.layout(*surf.get_size())
+        if not self.session.seats:
+            status = getattr(self.session, "status", "connecting")
+            t = a.text(f"Connecting to the table ({status})...", self.px(30), theme.ACCENT2)
+            surf.blit(t, t.get_rect(center=(w // 2, surf.get_height() // 2)))
+            return
         sub = a.text(describe(self.session.config, self.session.game), self.px(26),
                      theme.TEXT_DIM)
         surf.blit(sub, sub.get_rect(center=(w // 2, self.px(92))))
+        code = getattr(self.session, "code", "")
+        if code:
+            link = getattr(self.session, "link", "")
+            ct = a.fit_text(f"Code {code}   Link {link}", self.px(26), theme.ACCENT,
+                            int(w * 0.94))
+            surf.blit(ct, ct.get_rect(center=(w // 2, self.start_button.rect.y -
+                                              self.px(62))))
         for i, s in enumerate(self.session.seats):
             cell = self.seat_rects[i]
             colour = theme.seat_colour(self.colour_of(i))
@@ -172,12 +232,13 @@ class LobbyScene(Scene):
                 pygame.draw.rect(surf, theme.FOCUS, cell.inflate(6, 6), 3, border_radius=16)
             d = min(cell.w // 3, cell.h // 3)
             c = (cell.centerx, cell.y + self.px(14) + d // 2)
-            mine = s["kind"] == "person" and s["local"]
+            mine = i in self.session.tokens
             if mine:
                 pygame.draw.circle(surf, theme.GOOD, c, d // 2 + self.px(7), self.px(4))
             surf.blit(a.scaled(f"peg_{self.colour_of(i)}", (d, d)), (c[0] - d // 2,
                                                                      c[1] - d // 2))
-            if s.get("symbol") and self.session.config.get("mode") == "teams":
+            if s.get("symbol") and self.session.config.get("mode") == "teams" and \
+                    self.session.game == "track":
                 sd = d // 2
                 sym = s["symbol"] if s["symbol"] in theme.SYMBOLS else "ring"
                 surf.blit(a.scaled(f"sym_{sym}", (sd, sd)), (c[0] - sd // 2, c[1] - sd // 2))

@@ -231,6 +231,22 @@ class TrackTableScene(Scene):
     def manual_pause(self) -> dict[str, Any] | None:
         return next((r for r in self.public["pause"] if r["reason"] == "paused"), None)
 
+    def waiting_for(self) -> list[int]:
+        """Seats the table waits for (Ready not tapped, or joining)."""
+        out: list[int] = []
+        for r in self.public["pause"]:
+            if r.get("reason") in ("ready", "joining"):
+                out += [s for s in r.get("seats", []) if s not in out]
+        return out
+
+    def show_pause(self) -> bool:
+        """The pause overlay: a manual pause, or waiting for people to tap Ready."""
+        return self.paused() and (self.manual_pause() is not None or bool(self.waiting_for()))
+
+    def i_must_ready(self) -> bool:
+        mine = set(self.session.tokens)
+        return self.manual_pause() is not None or bool(mine & set(self.waiting_for()))
+
     def my_turn(self) -> bool:
         seat = self.session.screen_seat()
         v = self.view()
@@ -361,9 +377,9 @@ class TrackTableScene(Scene):
         over = self.public["phase"] == "over"
         if over and self.timeline.idle and not self.recorded:
             self.record()
-        manual = self.manual_pause() is not None
-        self.ready_button.visible = self.paused() and manual
-        self.leave_button.visible = self.paused() and manual
+        show = self.show_pause()
+        self.ready_button.visible = show and self.i_must_ready()
+        self.leave_button.visible = show
         self.done_button.visible = over and self.timeline.idle
         self.pause_button.visible = not over
         self.admin_button.visible = self.session.is_host and not over
@@ -640,7 +656,7 @@ class TrackTableScene(Scene):
         self.draw_panel(surf)
         self.draw_hand(surf)
         self.form.draw(surf, a)
-        if self.paused() and self.manual_pause() is not None:
+        if self.show_pause():
             self.draw_pause(surf)
         if self.public["phase"] == "over" and self.timeline.idle:
             self.draw_results(surf)
@@ -759,10 +775,17 @@ class TrackTableScene(Scene):
         a = self.app.assets
         self._dim(surf)
         w, h = surf.get_size()
-        reason = self.manual_pause() or {}
-        t = a.text("Paused", self.px(72), theme.ACCENT)
+        reason = self.manual_pause()
+        seats = self.public["seats"]
+        if reason is not None:
+            title, sub = "Paused", f"by {reason.get('name', '')}"
+        else:
+            title = "Ready up"
+            sub = "Waiting for " + ", ".join(seat_label(seats[i]) for i in self.waiting_for()
+                                             if i < len(seats))
+        t = a.text(title, self.px(72), theme.ACCENT)
         surf.blit(t, t.get_rect(center=(w // 2, h // 2 - self.px(90))))
-        by = a.text(f"by {reason.get('name', '')}", self.px(30), theme.TEXT)
+        by = a.fit_text(sub, self.px(30), theme.TEXT, int(w * 0.9))
         surf.blit(by, by.get_rect(center=(w // 2, h // 2 - self.px(30))))
         for b in (self.ready_button, self.leave_button):
             b.draw(surf, a)

@@ -1,0 +1,245 @@
+"""A table across the LAN: the client's side of ``net.client.Client`` (and of the host).
+
+:class:`NetSession` has the same surface as :class:`~game.client.session.LocalSession`, so the
+lobby and the table scenes work unchanged: ``public`` (the table's public summary), ``views``,
+``tokens`` (this machine's one seat), ``poll()`` (turns wire ``events`` into ``play`` messages
+and a ``snapshot`` into a ``reset``), and the intents. Intents are sent at once and answered
+later: the returned :class:`~game.table.Result` only says whether it was sent; a refusal
+arrives as a message and is kept in :attr:`NetSession.refusal`.
+
+Hosting: :func:`host_table` creates the authoritative :class:`~game.table.Table` with the
+host's own person in seat 0, runs a :class:`net.host.HostThread` beside the pygame loop, and
+joins it over loopback like everyone else (one path for every play).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from game.table import Result, SeatSpec, Table
+
+
+class NetSession:
+    remote = True
+
+    def __init__(self, client: Any, host_thread: Any = None, table: Table | None = None,
+                 cpu: Any = None) -> None:
+        self.client = client
+        self.host_thread = host_thread
+        self._table = table  # only when hosting, for closing it (never touched otherwise)
+        self._cpu = cpu
+        self.game = "track"
+        self.public: dict[str, Any] = {
+            "seats": [], "pause": [{"reason": "lobby"}], "speed": "normal", "phase": "lobby",
+            "state_no": 0, "config": {}, "screen_owner": None, "cover": False, "turns": 0,
+            "outcome": None, "points": {}, "game": "track",
+        }
+        self.views: dict[int | None, dict[str, Any]] = {None: {}}
+        self.tokens: dict[int, str] = {}
+        self.is_host = host_thread is not None
+        self.code = ""
+        self.link = ""
+        self.status = "connecting"
+        self.failure: tuple[str, str] | None = None  # (reason, message) once it gave up
+        self.refusal: str | None = None
+        self.welcomed = False
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return self.public["seats"]
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.public.get("config") or {}
+
+    @property
+    def phase(self) -> str:
+        return self.public["phase"]
+
+    @property
+    def local_seats(self) -> list[int]:
+        return sorted(self.tokens)
+
+    def screen_seat(self) -> int | None:
+        return self.local_seats[0] if self.local_seats else None
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        seat = self.screen_seat() if seat is None else seat
+        return self.views.get(seat) or self.views.get(None) or {}
+
+    # ------------------------------------------------------------------ messages
+    def poll(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for m in self.client.poll():
+            t = m.get("t")
+            if t == "_conn":
+                self.status = m["state"]
+                if m["state"] == "failed":
+                    self.failure = (m.get("reason") or "unreachable", m.get("message") or "")
+            elif t == "welcome":
+                self.welcomed = True
+                tab = m.get("table") or {}
+                self.code = tab.get("code", "")
+                self.link = tab.get("link", "")
+                self.game = tab.get("game", self.game)
+                self.is_host = bool(tab.get("is_host")) or self.is_host
+                self.public["config"] = tab.get("config", {})
+                self.public["game"] = self.game
+                self.tokens = {m["seat"]: m["token"]} if m.get("seat") is not None else {}
+            elif t == "snapshot":
+                self._snapshot(m)
+                out.append({"type": "reset"})
+            elif t == "events":
+                seat = self.screen_seat()
+                if m.get("view") is not None:
+                    self.views[seat] = m["view"]
+                self.public["state_no"] = m["state_no"]
+                self.public["outcome"] = m.get("outcome")
+                if m.get("outcome") is not None:
+                    self.public["phase"] = "over"
+                out.append({"type": "play", "events": m.get("events", []),
+                            "state_no": m["state_no"], "view": m.get("view")})
+            elif t == "seats":
+                self.public["seats"] = m["seats"]
+            elif t == "paused":
+                self.public["pause"] = m["reasons"]
+            elif t == "resumed":
+                self.public["pause"] = []
+            elif t == "speed":
+                self.public["speed"] = m["name"]
+            elif t == "table":
+                for k, v in m.items():
+                    if k != "t":
+                        self.public[k] = v
+            elif t == "refused":
+                self.refusal = m.get("message") or m.get("code")
+        return out
+
+    def _snapshot(self, m: dict[str, Any]) -> None:
+        tab = m.get("table") or {}
+        for k, v in tab.items():
+            self.public[k] = v
+        self.public.update({
+            "state_no": m["state_no"], "seats": m["seats"], "pause": m["paused"],
+            "speed": m["speed"], "phase": m["phase"], "outcome": m.get("outcome"),
+        })
+        if m.get("seat") is not None and m["seat"] not in self.tokens and self.client.token:
+            self.tokens = {m["seat"]: self.client.token}
+        self.views[m.get("seat")] = m.get("view") or {}
+        self.game = self.public.get("game", self.game)
+
+    # ------------------------------------------------------------------ intents
+    def _sent(self, ok: bool, what: str) -> Result:
+        self.refusal = None
+        if ok:
+            return Result(True, "ok", f"{what} sent", self.public["state_no"])
+        return Result(False, "not_connected", "not connected to the host right now",
+                      self.public["state_no"])
+
+    def sit(self, seat: int, name: str) -> Result:
+        return self._sent(self.client.sit(seat), "sit")
+
+    def leave(self, seat: int) -> Result:
+        return Result(False, "not_allowed", "on a LAN table, tap another colour to move",
+                      self.public["state_no"])
+
+    def set_cpu(self, seat: int, level: str) -> Result:
+        return self._sent(self.client.set_cpu(seat, level), "level")
+
+    def start(self) -> Result:
+        r = self._sent(self.client.start_game(), "start")
+        if r.ok:
+            self.client.ready()
+        return r
+
+    def play(self, seat: int, token: str) -> Result:
+        return self._sent(self.client.play(token, self.public["state_no"]), "play")
+
+    def pause(self) -> Result:
+        return self._sent(self.client.pause(), "pause")
+
+    def ready(self) -> Result:
+        return self._sent(self.client.ready(), "ready")
+
+    def set_speed(self, name: str) -> Result:
+        return self._sent(self.client.set_speed(name), "speed")
+
+    def hand_to_cpu(self, seat: int, level: str = "tricky") -> Result:
+        return self._sent(self.client.hand_to_cpu(seat, level), "hand over")
+
+    def tap_in(self, seat: int) -> Result:
+        return Result(False, "not_allowed", "no hot seat on a LAN table", 0)
+
+    def undo(self) -> Result:
+        return Result(False, "not_allowed", "undo is only for solo games", 0)
+
+    def refresh(self) -> None:
+        pass
+
+    def result(self) -> dict[str, Any] | None:
+        """The finished game for the records, from the public summary."""
+        out = self.public.get("outcome")
+        if not out:
+            return None
+        winners = set(out.get("winners", []))
+        pts = self.public.get("points") or {}
+        people = [{"seat": s["seat"], "name": s["name"], "points": int(pts.get(str(s["seat"]),
+                                                                          0)),
+                   "won": s["seat"] in winners}
+                  for s in self.public["seats"] if s["kind"] == "person"]
+        return {"table_id": self.public.get("table_id", f"lan-{time.time():.0f}"),
+                "game": self.game, "rules": str(self.config.get("rules", self.game)),
+                "people": people, "solo": False}
+
+    def close(self) -> None:
+        self.client.close(timeout=2.0)
+        if self.host_thread is not None:
+            self.host_thread.stop(timeout=2.0)
+            self.host_thread = None
+        if self._table is not None:
+            self._table.close()
+            self._table = None
+        if self._cpu is not None:
+            self._cpu.close()
+            self._cpu = None
+
+
+def host_table(game: str, config: dict[str, Any], name: str, speed: str, cpu: Any,
+               bind: str = "0.0.0.0", port: int | None = None,
+               discovery: tuple[str, int] | None = ("0.0.0.0", 47801),
+               seed: int | None = None) -> NetSession:
+    """Create the authoritative table, host it on the LAN, and join it over loopback."""
+    import secrets
+
+    from net.client import Client
+    from net.codes import DEFAULT_PORT
+    from net.host import HostThread
+
+    cfg = {k: v for k, v in config.items() if k != "game"}
+    rules_seed = secrets.randbits(63) if seed is None else seed
+    probe = Table.create(game, cfg, rules_seed, clock=time.monotonic)
+    count = probe.seat_count
+    probe.close()
+    seats = [SeatSpec("person", name)] + [SeatSpec() for _ in range(count - 1)]
+    table = Table.create(game, cfg, rules_seed, seats, clock=time.monotonic, speed=speed,
+                         host_seat=0, cpu=cpu)
+    ht = None
+    last_error: Exception | None = None
+    for p in ([DEFAULT_PORT, 0] if port is None else [port]):
+        try:
+            ht = HostThread(table, bind=bind, port=p, discovery=discovery).start()
+            break
+        except OSError as e:
+            last_error = e
+    if ht is None:
+        table.close()
+        raise OSError(f"could not open the table on the network: {last_error}")
+    client = Client(ht.local_link, name, token=ht.host_token).start()
+    session = NetSession(client, ht, table, cpu)
+    session.game = game
+    session.code = ht.code
+    session.link = str(ht.link)
+    print(f"Tee Table: hosting table {ht.code} - join with the code or {ht.link}", flush=True)
+    return session

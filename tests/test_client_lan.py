@@ -1,0 +1,113 @@
+"""Hosting and joining from the client, over loopback only (127.0.0.1, no discovery)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.client import screens
+from game.client.app import App
+from game.client.lobby import LobbyScene
+from game.client.table_scene import TrackTableScene
+from game.client.testing import click, frames, key, make_app, type_text
+from game.cpu_worker import SyncCpu
+from game.table import SeatSpec, Table
+from net.client import Client
+from net.host import HostThread
+
+LOOPBACK = {"bind": "127.0.0.1", "port": 0, "discovery": None}
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    a = make_app(tmp_path)
+    a.make_cpu = SyncCpu  # type: ignore[method-assign]
+    a.net_options = dict(LOOPBACK)
+    frames(a)
+    yield a
+    for s in a.scenes:
+        if hasattr(s, "session"):
+            s.session.close()
+    a.close()
+
+
+def pump(app: App, until, seconds: float = 8.0) -> bool:
+    """Run frames (real time: the network is real) until ``until()`` or the timeout."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        app.frame(1 / 60)
+        if until():
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def test_host_a_game_a_guest_joins_by_link_and_the_host_starts(app: App) -> None:
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)  # Host a game
+    nt = app.top
+    assert isinstance(nt, screens.NewTableScene) and nt.kind == "host"
+    nt.rules.set_options(nt.rules.options, "classic")
+    nt._changed(None)
+    nt.speed.set_options(nt.speed.options, "blitz")
+    click(app, nt.start_button.rect.center)
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene), nt.error
+    session = lobby.session
+    assert pump(app, lambda: bool(session.seats) and session.local_seats == [0])
+    assert session.is_host and len(session.code) == 4 and session.link.startswith("teetable://")
+    guest = Client(session.link.replace("0.0.0.0", "127.0.0.1"), "Bea").start()
+    try:
+        assert pump(app, lambda: any(s["name"] == "Bea" for s in session.seats))
+        bea = next(s for s in session.seats if s["name"] == "Bea")
+        assert bea["kind"] == "person" and bea["connected"]
+        key(app, pygame.K_s)  # Start
+        assert pump(app, lambda: isinstance(app.top, TrackTableScene))
+        table = app.top
+        assert isinstance(table, TrackTableScene)
+        assert table.session is session and session.phase == "playing"
+        guest.ready()
+        # the host's own seat plays through its loopback connection like everyone else
+        assert pump(app, lambda: table.my_turn() and bool(table.legal_plays()), 10)
+        n = session.public["state_no"]
+        table._move_chosen(0)
+        assert pump(app, lambda: session.public["state_no"] > n)
+    finally:
+        guest.close()
+
+
+def test_join_by_typing_a_link_and_a_wrong_code_is_explained(app: App) -> None:
+    t = Table.create("track", {"rules": "classic", "seats": 4}, 5,
+                     [SeatSpec("person", "Host")] + [SeatSpec() for _ in range(3)],
+                     clock=time.monotonic, host_seat=0, cpu=SyncCpu())
+    ht = HostThread(t, bind="127.0.0.1", port=0, discovery=None, code="KQXF").start()
+    try:
+        key(app, pygame.K_DOWN)
+        key(app, pygame.K_DOWN)
+        key(app, pygame.K_RETURN)  # Join a game
+        join = app.top
+        assert isinstance(join, screens.JoinScene)
+        type_text(app, f"teetable://127.0.0.1:{ht.port}/ABCD")
+        key(app, pygame.K_RETURN)
+        assert pump(app, lambda: isinstance(app.top, screens.JoinScene) and
+                    join.error is not None, 10)
+        assert join.error == screens.JOIN_MESSAGES["wrong_code"]
+        join.entry.set_text("")
+        type_text(app, f"127.0.0.1:{ht.port}/KQXF")
+        key(app, pygame.K_RETURN)
+        lobby = app.top
+        assert isinstance(lobby, LobbyScene)
+        assert pump(app, lambda: bool(lobby.session.local_seats))
+        me = lobby.session.local_seats[0]
+        assert lobby.session.seats[me]["name"] == "Player" and me != 0
+        assert not lobby.session.is_host
+        assert not lobby.start_button.visible  # only the host starts
+        assert pump(app, lambda: lobby.ready_button.visible)
+        click(app, lobby.ready_button.rect.center)
+        assert pump(app, lambda: lobby.session.seats[me]["ready"])
+    finally:
+        ht.stop()
+        t.close()
