@@ -30,9 +30,13 @@ _GOLDEN = 0x9E3779B97F4A7C15
 Event = dict[str, Any]
 
 
-def _groups(n: int) -> list[tuple[int, int, tuple[int, ...]]]:
+_Group = tuple[int, int, tuple[tuple[int, int], ...]]
+
+
+def _groups(n: int) -> list[_Group]:
     """Fisher-Yates steps ``n, n-1, ..., 2`` grouped so that one 64-bit output serves a group:
-    ``(limit, product, sizes)`` with ``product`` (of the group's sizes) at most 2**60."""
+    ``(limit, product, ((size, size - 1), ...))`` with ``product`` (of the group's sizes) at
+    most 2**60."""
     g = _GROUP_CACHE.get(n)
     if g is None:
         g = []
@@ -42,14 +46,14 @@ def _groups(n: int) -> list[tuple[int, int, tuple[int, ...]]]:
             ms = []
             while i > 0 and prod * (i + 1) <= 1 << 60:
                 prod *= i + 1
-                ms.append(i + 1)
+                ms.append((i + 1, i))
                 i -= 1
             g.append(((1 << 64) - ((1 << 64) % prod), prod, tuple(ms)))
         _GROUP_CACHE[n] = g
     return g
 
 
-_GROUP_CACHE: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}
+_GROUP_CACHE: dict[int, list[_Group]] = {}
 
 
 def shuffle_ints(items: list[int], state: int) -> int:
@@ -72,10 +76,10 @@ def shuffle_ints(items: list[int], state: int) -> int:
             if z < limit:
                 break
         x = z % prod
-        for m in ms:
+        for m, i in ms:
             j = x % m
             x //= m
-            items[m - 1], items[j] = items[j], items[m - 1]
+            items[i], items[j] = items[j], items[i]
     return state
 
 
