@@ -1483,3 +1483,74 @@ def test_engine_agrees_with_an_independent_reading_on_random_positions(
             after = RULES.format_position(s2)
             for c in range(seats):
                 assert pegs(after, LETTERS[c]) == ref.pegs_text(want[tok], c), (text, tok)
+
+
+def _hand_text(cards: list[int]) -> str:
+    return ",".join("JK" if x == 0 else "?A23456789TJQK"[x >> 2] + "CDHS"[x & 3]
+                    for x in sorted(cards))
+
+
+@pytest.mark.parametrize(("rules", "seats", "mode"), CONFIGS)
+def test_played_games_agree_with_the_independent_reading_and_turn_flow(
+        rules: str, seats: int, mode: str) -> None:
+    """Random games: every position reached gives the reference's legal plays; the turn
+    passes as the spec says; tees folds happen only to seats with no legal play."""
+    import random
+
+    rng = random.Random(f"game {rules}{seats}{mode}")
+    conf = {"rules": rules, "seats": seats, "mode": "teams" if mode.startswith("teams") else mode}
+    if mode.startswith("teams"):
+        conf["teams"] = int(mode[5:])
+    heavy = rules == "team" and seats >= 6
+    for game in range(2):
+        s, _ = RULES.start(conf, 1000 + game)
+        total = len(s.pile) + len(s.discards) + sum(len(h) for h in s.hands)
+        for step in range(150 if heavy else 400):
+            if RULES.to_move(s) is None:
+                break
+            text = RULES.format_position(s)
+            got = RULES.legal_tokens(s)
+            if not heavy or step % 5 == 0:
+                assert set(got) == set(Ref(text).legal()), text
+                # the position line says everything that decides the legal plays
+                assert RULES.legal_tokens(RULES.parse_position(text)) == got
+            seat = s.turn
+            tok = rng.choice(got)
+            s2, ev = RULES.apply(s, seat, tok)
+            assert len(s2.pile) + len(s2.discards) + sum(len(h) for h in s2.hands) == total
+            if RULES.to_move(s2) is None:
+                assert ev[-1]["type"] == "game_over"
+                break
+            if rules == "classic":
+                # draw, then play: the mover is left with five; the next seat drew its sixth
+                assert s2.turn == (seat + 1) % seats
+                assert len(s2.hands[s2.turn]) == 6
+                assert seats == 1 or len(s2.hands[seat]) == 5
+            elif rules == "team":
+                # play, then draw: the mover holds five again; the next seat holds five
+                assert s2.turn == (seat + 1) % seats
+                assert len(s2.hands[seat]) == 5 and len(s2.hands[s2.turn]) == 5
+            else:
+                after = RULES.format_position(s2)
+                fields = after.split(" turn=")[0]
+                for e in ev:
+                    if e["type"] == "fold":
+                        # the folding seat really had no legal play (same pegs as after the play
+                        # unless a deal came first, which only happens once every hand is empty)
+                        pos = (f"{fields} turn={LETTERS[e['seat']]} hand={_hand_text(e['cards'])}"
+                               f" cards=" + ",".join(
+                                   str(len(e["cards"])) if c == e["seat"] else "0"
+                                   for c in range(seats)) +
+                               f" pile={total - len(e['cards'])} discards=0 dealer=a round=1")
+                        assert Ref(pos).legal() == {}, (text, tok, pos)
+                if not any(e["type"] == "deal" for e in ev):
+                    # clockwise from the mover, each seat still holding cards either folds or
+                    # takes the turn (the mover itself last, if it has cards left)
+                    held = [len(h) for h in s.hands]
+                    held[seat] -= 1
+                    order = [(seat + j) % seats for j in range(1, seats + 1)
+                             if held[(seat + j) % seats]]
+                    folded = [e["seat"] for e in ev if e["type"] == "fold"]
+                    assert folded == order[:len(folded)]
+                    assert s2.turn == order[len(folded)]
+            s = s2
