@@ -186,7 +186,8 @@ def test_views_hold_no_other_hand_and_determinize_agrees(conf: dict[str, Any]) -
             assert v["hand_counts"] == [len(h) for h in s.hands]
             # no other field holds a hand: the only card lists are the own hand and discards
             cards_fields = {k for k, x in v.items() if isinstance(x, list) and k not in
-                            ("hand", "discards", "pegs", "teams", "hand_counts")}
+                            ("hand", "discards", "pegs", "teams", "hand_counts",
+                                                   "controlled")}
             assert cards_fields == set()
             if s.turn >= 0 and seat != s.turn:
                 assert "hand=?" in v["position"]

@@ -205,6 +205,7 @@ class TrackRules:
             "pile": len(state.pile),
             "discards": list(state.discards),
             "turn": turn,
+            "controlled": [] if turn is None else list(controlled(cfg, turn, state.pegs)),
             "dealer": state.dealer,
             "round": state.round,
             "plays": state.nplays,
