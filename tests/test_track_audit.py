@@ -1554,3 +1554,78 @@ def test_played_games_agree_with_the_independent_reading_and_turn_flow(
                     assert folded == order[:len(folded)]
                     assert s2.turn == order[len(folded)]
             s = s2
+
+
+# ==========================================================================================
+# 8. Configs, hidden information and replay
+
+
+@pytest.mark.parametrize("conf", [
+    {"rules": "tees", "seats": 5},               # tees: 4 or 6 seats only
+    {"rules": "tees", "seats": 4, "mode": "ffa"},  # tees: teams only
+    {"rules": "tees", "seats": 6, "teams": 2},     # tees 6: 3 teams of 2
+    {"rules": "classic", "seats": 5, "mode": "teams"},
+    {"rules": "classic", "seats": 8, "mode": "teams", "teams": 3},
+    {"rules": "classic", "seats": 3, "mode": "h2h"},
+    {"rules": "classic", "seats": 2, "mode": "ffa"},
+    {"rules": "team", "seats": 2, "mode": "solo"},
+    {"rules": "classic", "seats": 9},
+    {"rules": "classic", "seats": 0},
+    {"rules": "poker", "seats": 4},
+    {"rules": "classic", "seats": 4, "jokers": "yes"},
+    {"rules": "classic", "seats": 4, "colour": "red"},
+])
+def test_bad_configs_are_refused(conf: dict[str, Any]) -> None:
+    from game.rules.api import ConfigError
+
+    with pytest.raises(ConfigError):
+        RULES.new_game(conf, 1)
+
+
+@pytest.mark.parametrize(("rules", "seats", "teams"), [
+    ("tees", 4, 2), ("tees", 6, 3), ("classic", 4, 2), ("classic", 6, 2), ("classic", 6, 3),
+    ("classic", 8, 2), ("classic", 8, 4), ("team", 6, 3), ("team", 8, 4)])
+def test_team_seating_alternates(rules: str, seats: int, teams: int) -> None:
+    # every player sits between opponents: team of seat i is i mod (number of teams)
+    s = RULES.new_game({"rules": rules, "seats": seats, "mode": "teams", "teams": teams}, 1)
+    want = [[i for i in range(seats) if i % teams == t] for t in range(teams)]
+    assert sorted(sorted(t) for t in RULES.teams(s)) == sorted(want)
+
+
+def test_filtered_events_hide_other_hands_and_draws() -> None:
+    s, ev = RULES.start({"rules": "classic", "seats": 4}, 8)
+    for seat in (0, 1, None):
+        fe = RULES.filter_events(ev, seat)
+        deal = next(e for e in fe if e["type"] == "deal")
+        assert "hands" not in deal
+        assert deal.get("hand") == (list(ev[0]["hands"][seat]) if seat is not None else None)
+        draw = next(e for e in fe if e["type"] == "draw")
+        assert ("card" in draw) == (seat == 0)  # seat a drew: only a sees the card
+
+
+def test_tees_folded_cards_are_public() -> None:
+    p = P("tees", {"a": "s,s,s,s,20"}, "5C", counts={"b": 1, "c": 1, "d": 1}, discards=16,
+          dealer="d", rnd=1)
+    s = RULES.parse_position(p)
+    s2, _ = RULES.apply(s, 0, "5:a20+5")
+    v = RULES.view(s2, 2)
+    assert sorted(v["discards"])[-3:] == [21, 22, 23]  # b, c, d's folded 5s, face up
+
+
+def test_replay_rebuilds_the_same_state() -> None:
+    import random
+
+    for conf in ({"rules": "tees", "seats": 6}, {"rules": "classic", "seats": 4},
+                 {"rules": "team", "seats": 4}):
+        rng = random.Random(str(conf))
+        s = RULES.new_game(conf, 77)
+        log = []
+        for _ in range(150):
+            if RULES.to_move(s) is None:
+                break
+            tok = rng.choice(RULES.legal_tokens(s))
+            log.append((s.turn, tok))
+            s, _ = RULES.apply(s, s.turn, tok)
+        r = RULES.replay(conf, 77, log)
+        assert RULES.format_position(r) == RULES.format_position(s)
+        assert r == s
