@@ -509,3 +509,18 @@ def test_parse_position_refuses_bad_text() -> None:
     ]:
         with pytest.raises(NotationError, match=words):
             RULES.parse_position(bad)
+
+
+def test_tees_number_cards_move_their_value() -> None:
+    # a20: 2 -> 22, 4..10 -> 24..30; no A/K come-out here because a's come-out hole holds a.
+    p = pos("tees", {"a": "s,s,s,8,20"}, "2C,4C,5C,6C,7C,8C,9C,TC")
+    assert legal(p) == ["2:a8+2", "2:a20+2", "4:a8+4", "4:a20+4", "5:a8+5", "5:a20+5",
+                        "6:a8+6", "6:a20+6", "7:a8+7", "7:a20+7", "8:a8+8", "8:a20+8",
+                        "9:a8+9", "9:a20+9", "T:a8+10", "T:a20+10"]
+    # a8 with a 12 lands on a20: own, not allowed; a K cannot come out onto its own peg.
+    assert legal(pos("tees", {"a": "s,s,s,8,20"}, "QC,KC")) == ["Q:a20+12"]
+
+
+def test_team_eight_back_and_face_cards_on_any_team_peg() -> None:
+    p = pos("team", {"a": "s,s,s,s,30", "c": "h1,h2,h3,h4,50"}, "8C,KC")
+    assert legal(p) == ["8:a30-8", "8:c50-8", "K:as", "K:a30+10", "K:c50+10"]
