@@ -133,6 +133,10 @@ def take(out: Path, sizes: list[tuple[int, int]], only: str = "") -> list[Path]:
                 path = out / f"{name}_{w}x{h}.png"
                 pygame.image.save(app.screen, str(path))
                 made.append(path)
+                for scene in app.scenes:
+                    session = getattr(scene, "session", None)
+                    if session is not None:
+                        session.close()
                 app.close()
     return made
 

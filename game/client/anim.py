@@ -171,8 +171,9 @@ class PegWalk(Anim):
     small hop per hole. A ``step`` sound per hole; ``end_sound`` when it arrives."""
 
     def __init__(self, key: Key, points: Sequence[Point], step_time: float = STEP_TIME,
-                 end_sound: str | None = None) -> None:
+                 end_sound: str | None = None, hop: float = 0.25) -> None:
         super().__init__()
+        self.hop = hop
         if len(points) < 1:
             raise ValueError("a peg walk needs at least its starting point")
         self.key = key
@@ -190,7 +191,7 @@ class PegWalk(Anim):
         f = self.elapsed / self.step_time
         i = min(int(f), len(self.points) - 2)
         t = min(1.0, f - i)
-        hop = math.sin(math.pi * t) * 0.25
+        hop = math.sin(math.pi * t) * self.hop
         return lerp2(self.points[i], self.points[i + 1], ease_in_out(t)), hop
 
     def pegs(self) -> dict[Key, tuple[Point, float]]:

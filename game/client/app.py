@@ -308,14 +308,22 @@ class App:
 
 
 def run(size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
-        frames: int = 0, data: str | Path | None = None) -> int:
+        frames: int = 0, data: str | Path | None = None, join: str | None = None) -> int:
     """Open the window on the title screen and play until the person quits.
 
     ``size`` is the windowed size, ``fullscreen`` overrides the saved setting (None: use it),
     ``frames`` stops after that many frames (0: never; for smoke tests), ``data`` is the data
-    folder for settings and records (None: ``$TEE_TABLE_DATA`` or the user data folder).
+    folder for settings and records (None: ``$TEE_TABLE_DATA`` or the user data folder),
+    ``join`` a code, link or address to join at once (``python main.py --join LINK``).
     """
     app = App(size, fullscreen, store=Store(data))
+    if join:
+        from game.client.screens import JoinScene
+
+        scene = JoinScene(app)
+        app.push(scene)
+        scene.entry.set_text(join)
+        scene.submit()
     if os.environ.get("TEE_TABLE_STARTUP"):  # measured by bench/render.py
         app.frame()
         started = float(os.environ["TEE_TABLE_STARTUP"])

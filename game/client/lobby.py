@@ -220,10 +220,12 @@ class LobbyScene(Scene):
         code = getattr(self.session, "code", "")
         if code:
             link = getattr(self.session, "link", "")
-            ct = a.fit_text(f"Code {code}   Link {link}", self.px(26), theme.ACCENT,
-                            int(w * 0.94))
+            ct = a.fit_text(f"Code  {code}", self.px(48), theme.ACCENT, int(w * 0.94))
             surf.blit(ct, ct.get_rect(center=(w // 2, self.start_button.rect.y -
-                                              self.px(62))))
+                                              self.px(110))))
+            lt = a.fit_text(f"Link  {link}", self.px(26), theme.TEXT, int(w * 0.94))
+            surf.blit(lt, lt.get_rect(center=(w // 2, self.start_button.rect.y -
+                                              self.px(70))))
         for i, s in enumerate(self.session.seats):
             cell = self.seat_rects[i]
             colour = theme.seat_colour(self.colour_of(i))
@@ -254,12 +256,21 @@ class LobbyScene(Scene):
                                     (40, 20, 0) if on else theme.TEXT, r.w - 4)
                     surf.blit(lt, lt.get_rect(center=r.center))
             else:
-                hint = "You" if mine else "Remote"
-                ht = a.text(hint + " - tap to stand up" if mine else hint, self.px(18),
-                            theme.TEXT_DIM)
+                remote = getattr(self.session, "remote", False)
+                if mine:
+                    hint = "You" if remote else "You - tap to stand up"
+                else:
+                    hint = ("Ready" if s.get("ready") else "Not ready") if remote else \
+                        "On this screen"
+                ht = a.text(hint, self.px(18), theme.TEXT_DIM)
                 surf.blit(ht, ht.get_rect(center=(cell.centerx, self.level_rects[i][0].centery)))
         y = self.start_button.rect.y - self.px(30)
-        msg = self.error or "Tap a colour to sit there; tap more colours for a hot-seat game."
+        if getattr(self.session, "remote", False):
+            tip = ("Share the code or the link: whoever joins takes a free colour."
+                   if self.session.is_host else "Tap a free colour to move there; tap Ready.")
+        else:
+            tip = "Tap a colour to sit there; tap more colours for a hot-seat game."
+        msg = self.error or tip
         t = a.fit_text(msg, self.px(22), theme.BAD if self.error else theme.TEXT_DIM,
                        int(w * 0.9))
         surf.blit(t, t.get_rect(center=(w // 2, y)))

@@ -165,7 +165,26 @@ def shot_trash_hand_won(app: App) -> None:
         n += 1
 
 
+def shot_lobby_host(app: App) -> None:
+    from game.client.lobby import LobbyScene
+    from game.client.net_session import host_table
+
+    app.net_options = {"bind": "127.0.0.1", "port": 0, "discovery": None}
+    s = host_table("track", {"rules": "tees", "seats": 4}, app.settings.name, "normal",
+                   SyncCpu(), **app.net_options)
+    lobby = LobbyScene(app, s, "host")
+    app.push(lobby)
+    import time
+
+    deadline = time.monotonic() + 5
+    while not s.seats and time.monotonic() < deadline:
+        app.frame(0.02)
+        time.sleep(0.01)
+    app.frame(0.02)
+
+
 SHOTS: dict[str, Callable[[App], None]] = {
+    "lobby_host": shot_lobby_host,
     "trash_2": _trash(2),
     "trash_4": _trash(4),
     "trash_8": _trash(8, 120),

@@ -291,6 +291,12 @@ class TrackTableScene(Scene):
                          [symbol_sprite(s.get("symbol")) if teams else None for s in seats],
                          [s["name"] for s in seats])
 
+    @property
+    def reduced(self) -> bool:
+        """The local animation preference: ``reduced`` keeps motion plain (no hops, no spin);
+        the timing is the table speed either way."""
+        return self.app.settings.animation == "reduced"
+
     # ------------------------------------------------------------------ events -> animations
     def seat_anchor(self, seat: int) -> tuple[float, float]:
         """Where a seat's cards come from: its hand (this screen's seat) or its side."""
@@ -317,7 +323,8 @@ class TrackTableScene(Scene):
                                                  g.point(hole_of(c, i, ev["to"])), dur, "play"))
                     continue
                 path = [g.point(a)] + [g.point(hole_of(c, i, x)) for x in ev.get("path", [])]
-                self.timeline.push(PegWalk((c, i), path, dur / max(1, len(path) - 1)))
+                self.timeline.push(PegWalk((c, i), path, dur / max(1, len(path) - 1),
+                                           hop=0.0 if self.reduced else 0.25))
             elif t == "come_out":
                 c, i = ev["colour"], ev["peg"]
                 self.timeline.push(PegFlight((c, i), g.point(start(c, i)),
@@ -342,7 +349,8 @@ class TrackTableScene(Scene):
                     continue  # the discard event that follows flies the card
                 sprite = theme.card_sprite(card) if isinstance(card, int) else "card_back"
                 self.timeline.push(CardFlight(sprite, self.seat_anchor(ev["seat"]),
-                                              self.pile_pos, cw * 0.8, cw, dur, 20.0, "play"))
+                                              self.pile_pos, cw * 0.8, cw, dur,
+                                              0.0 if self.reduced else 20.0, "play"))
             elif t == "draw":
                 self.timeline.push(CardFlight("card_back", self.pile_pos,
                                               self.seat_anchor(ev["seat"]), cw, cw * 0.8,
