@@ -30,7 +30,7 @@ import queue
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,6 +87,7 @@ class Client:
         ping_interval: float = 2.0,
         host_silence: float = 8.0,
         backoff: tuple[float, float] = (0.1, 2.0),
+        notify: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         if isinstance(target, Link):
             self.link: Link | None = target
@@ -109,6 +110,7 @@ class Client:
         self.ping_interval = ping_interval
         self.host_silence = host_silence
         self.backoff = backoff
+        self.notify = notify
         self.bytes_received = 0
         self.frames_received = 0
         self.connects = 0
@@ -230,8 +232,13 @@ class Client:
             self._status = Status(state, since, reason, message, attempts)
             changed = old.state != state or old.reason != reason
         if changed:
-            self._incoming.put({"t": "_conn", "state": state, "reason": reason,
-                                "message": message})
+            self._deliver({"t": "_conn", "state": state, "reason": reason, "message": message})
+
+    def _deliver(self, msg: dict[str, Any]) -> None:
+        self._incoming.put(msg)
+        if self.notify is not None:
+            with contextlib.suppress(Exception):  # a broken callback must not kill us
+                self.notify(msg)
 
     def _run(self) -> None:
         loop = asyncio.new_event_loop()
@@ -284,6 +291,8 @@ class Client:
                     dropped_at = now
                     failures = 0
                     delay = self.backoff[0]
+                    self._set(DROPPED, "dropped", "connection lost; rejoining")
+                    continue  # the first try comes at once
                 if now - dropped_at > self.give_up_after:
                     self._set(FAILED, "host_gone", REASONS["host_gone"])
                     return
@@ -319,7 +328,7 @@ class Client:
             self.seat = first["seat"]
             self.table = first["table"]
             self.connects += 1
-            self._incoming.put(first)
+            self._deliver(first)
             self._set(CONNECTED)
             while not self._out.empty():  # intents queued before this connection are stale
                 if self._out.get_nowait() is None:
@@ -379,10 +388,10 @@ class Client:
                 if t == "error":
                     if msg["code"] in FATAL:
                         return (msg["code"], msg["message"])
-                    self._incoming.put(msg)
+                    self._deliver(msg)
                     return None
                 if t == "bye":
-                    self._incoming.put(msg)
+                    self._deliver(msg)
                     if msg["reason"] == "left":
                         return ("left", REASONS["left"])
                     return None
@@ -392,7 +401,7 @@ class Client:
                     self.token, self.seat, self.table = msg["token"], msg["seat"], msg["table"]
                 elif t == "snapshot":
                     self.seat = msg["seat"]
-                self._incoming.put(msg)
+                self._deliver(msg)
         finally:
             sender.cancel()
             with contextlib.suppress(BaseException):
