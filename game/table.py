@@ -47,14 +47,22 @@ All intents take the caller's token and return a :class:`Result` (``ok``, ``code
   playing when the speed changes finish at the new speed (their remaining time is rescaled).
   :meth:`Table.event_duration` gives the client the same animation numbers the table paces by.
 * Connections (remote people): ``connect(token)`` (also a rejoin; pauses until that person is
-  ready) and ``disconnect(token)``. When a disconnected person is to move, a stand-in CPU
-  (:data:`STAND_IN_LEVEL`) plays for them after ``Speed.grace`` seconds of table time; they take
-  over again on reconnect.
+  ready) and ``disconnect(token)``. When a disconnected person (or one who never connected) is
+  to move, a stand-in CPU (:data:`STAND_IN_LEVEL`) plays for them after ``Speed.grace`` seconds
+  of table time (counted from the later of the drop, the turn, the animations' end); they take
+  over again on reconnect. Local seats are always connected.
 * ``hand_to_cpu(token, seat, level)``: a person hands their own seat to a CPU for good, or the
   host hands a disconnected person's seat.
 * Hot seat: ``screen_owner()``, ``cover_needed()``, ``tap_in(token)``.
 * Solo (one seat): ``turns`` counts the plays; ``undo(token)`` takes back the last one by
-  replaying the log without it from the same seed (the deck order does not change).
+  replaying the log without it from the same seed (the deck order does not change). State
+  numbers never go back: an undo is a new state number.
+
+Queries (no token needed; none of them reveals a hand or a token except ``token(seat)``, which
+is for the host program only): ``state_no``, ``phase`` (``lobby``/``playing``/``over``),
+``to_move()``, ``outcome()``, ``points()``, ``result()``, ``turns``, ``log``, ``public()``,
+``seat_info(seat)``, ``seat_of(token)``, ``is_host(token)``, ``pause_reasons()``,
+``paused_by()``, ``busy_for()``, ``next_due()``, ``save_path``, ``warnings``, ``speed``.
 
 Driving
 -------
@@ -63,7 +71,10 @@ plays when they are due: the table is not paused, the animations of the events a
 are over at the current speed (the table keeps a "busy until" from :meth:`event_duration`),
 and the CPU wait has elapsed. The CPU runner (``game.cpu_worker.SyncCpu`` by default,
 ``ProcessCpu`` for the client and host) is asked as soon as a CPU is to move and polled without
-blocking. :meth:`Table.next_due` says when a tick next matters (tests jump the fake clock there).
+blocking. A CPU's seed comes from the table seed, the state number and the seat, so a resumed
+table's CPUs choose as the original's would have. A CPU that fails or answers an illegal play
+is replaced by the first legal play (noted in :attr:`Table.warnings`), so a game never hangs.
+:meth:`Table.next_due` says when a tick next matters (tests jump the fake clock there).
 All pacing runs on *table time*: the injected clock with paused spans (and the lobby) cut out,
 so nothing moves while paused and the animations resume where they stopped.
 
@@ -96,8 +107,9 @@ JSON lines, append-only. Line 1 is the header ``{"format": "tee-table-save", "ve
 then one record per line: ``{"t": "play", "seat", "play", "n"}``, ``{"t": "seat", ...}`` (a seat
 changed hands or level), ``{"t": "start"}``, ``{"t": "undo", "n"}``, ``{"t": "speed", "name"}``.
 Each record is flushed and fsync'd as it is written, so a crash loses nothing.
-:meth:`Table.resume` rebuilds the exact state by replay with the same seats and tokens (people
-start disconnected, remote ones must rejoin; everyone must tap Ready). A file that is not a
+:meth:`Table.resume` rebuilds the exact state by replay with the same seats and tokens (remote
+people start disconnected and rejoin with ``connect``; every person must tap Ready again).
+``fsync=False`` (create/resume) skips the fsync, for tests and benchmarks only. A file that is not a
 Tee Table save raises :class:`ForeignSave`; one that is damaged raises :class:`CorruptSave`; a
 newer format raises :class:`SaveVersionError`; none is ever written to. A torn last line (a
 crash mid-write: no final newline) is dropped with a warning (:attr:`Table.warnings`) and cut
