@@ -239,3 +239,35 @@ def test_plays_are_described_for_people() -> None:
     assert describe_token("J:a12x40") == "Jack: Red 12 swaps with 40"
     assert describe_token("JK:as>40") == "Joker: Red start jumps to 40"
     assert describe_token("9:x") == "9: discard"
+
+
+def test_split_chosen_by_keyboard_only(app: App) -> None:
+    table = open_local_table(app)
+    _force_position(table.session, SPLIT_POSITION)
+    frames(app)
+    key(app, pygame.K_6)  # the 7
+    # the cursor is on the first movable peg (a12); Enter takes it
+    assert [w for _, w in table.keyboard_options()] == [(0, 12), (0, 20)]
+    key(app, pygame.K_RETURN)
+    assert table.choice.peg == (0, 12)
+    # holes 13..19 are offered; Right twice moves the cursor from +1 to +3
+    assert table.keyboard_cursor() is not None
+    key(app, pygame.K_RIGHT)
+    key(app, pygame.K_RIGHT)
+    key(app, pygame.K_RETURN)
+    assert table.choice.first == ((0, 12), 15) and table.choice.peg2 == (0, 20)
+    key(app, pygame.K_RETURN)  # the only remainder hole, 24
+    assert table.session.table.log[-1] == (0, "7:a12+3,a20+4")
+
+
+def test_table_relayouts_on_resize(app: App) -> None:
+    table = open_local_table(app)
+    from game.client.testing import resize
+
+    resize(app, 800, 600)
+    g = table.geom
+    assert g is not None and app.screen.get_rect().contains(table.board_rect)
+    assert all(app.screen.get_rect().contains(r) for r in table.card_rects)
+    assert table.panel.left >= table.board_rect.right
+    for h in g.all_holes():
+        assert table.board_rect.inflate(2, 2).collidepoint(g.point(h))

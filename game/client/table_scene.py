@@ -2,7 +2,8 @@
 ADMIN, hot-seat cover, results; animations played from the table's events.
 
 Controls (spec table.md section 7): pick a card (click, or keys 1-6), then a highlighted peg,
-then a highlighted hole (each tagged with its count, +3 ahead, -6 back). Choosing a hole short
+then a highlighted hole (each tagged with its count, +3 ahead, -6 back); by keyboard, Left /
+Right move a cursor over the pegs, then over the holes, and Enter takes it. Choosing a hole short
 of a 7 or 9 starts a split: the board then asks for the second peg and its remainder. The moves
 list beside the board chooses a play by name (click, or select and Enter). H shows the hint,
 D discards the picked card (when discarding is the play), U undoes the choice in progress (in
@@ -141,6 +142,7 @@ class TrackTableScene(Scene):
         self.timeline = Timeline(backlog=2)
         self.t = 0.0
         self.choice = Choice_()
+        self.kb_index = 0
         self.message: str | None = None
         self.hint: str | None = None
         self.legal: list[Any] = []
@@ -427,6 +429,7 @@ class TrackTableScene(Scene):
 
     def clear_choice(self) -> None:
         self.choice = Choice_()
+        self.kb_index = 0
 
     def submit(self, play: Any) -> None:
         seat = self.session.screen_seat()
@@ -492,7 +495,11 @@ class TrackTableScene(Scene):
                     continue
                 h = hole_of(pid // 5, pid % 5, to)
                 out.setdefault(h, (part_tag(kind, n), []))[1].append(p)
-        return [(h, tag, plays) for h, (tag, plays) in out.items()]
+        def order(item: tuple[Hole, tuple[str, list[Any]]]) -> tuple[int, str]:
+            tag = item[1][0]
+            return (int(tag) if tag[1:].isdigit() else 0, str(item[0]))
+
+        return [(h, tag, plays) for h, (tag, plays) in sorted(out.items(), key=order)]
 
     def click_board(self, pos: tuple[int, int]) -> None:
         g = self.geom
@@ -541,6 +548,48 @@ class TrackTableScene(Scene):
             if p.hole == hit:
                 loc = self.view()["pegs"][p.seat][p.peg]
                 return (p.seat, loc)
+        return None
+
+    def keyboard_options(self) -> list[tuple[str, Any]]:
+        """What Left / Right cycle through now: the highlighted holes once a peg is chosen,
+        else the movable pegs."""
+        targets = self.targets()
+        if targets:
+            return [("hole", h) for h, _, _ in targets]
+        return [("peg", p) for p in sorted(self.movable_pegs(), key=str)]
+
+    def keyboard_step(self, k: int) -> None:
+        """Left / Right move the keyboard cursor, Enter / Space take what it is on."""
+        options = self.keyboard_options()
+        if not options:
+            return
+        if k in (pygame.K_LEFT, pygame.K_RIGHT):
+            self.kb_index = (self.kb_index + (1 if k == pygame.K_RIGHT else -1)) % len(options)
+            self.app.sound("click")
+            return
+        kind, what = options[self.kb_index % len(options)]
+        self.kb_index = 0
+        g = self.geom
+        assert g is not None
+        if kind == "hole":
+            x, y = g.point(what)
+            self.click_board((round(x), round(y)))
+        elif self.choice.first is None:
+            self.choice.peg = what
+        else:
+            self.choice.peg2 = what
+
+    def keyboard_cursor(self) -> Hole | None:
+        options = self.keyboard_options()
+        if not options or self.choice.card is None:
+            return None
+        kind, what = options[self.kb_index % len(options)]
+        if kind == "hole":
+            return what
+        colour, loc = what
+        for p in self.pegs():
+            if p.seat == colour and self.view()["pegs"][p.seat][p.peg] == loc:
+                return p.hole
         return None
 
     def undo_choice(self) -> None:
@@ -614,6 +663,11 @@ class TrackTableScene(Scene):
         if ev.type != pygame.KEYDOWN:
             return
         k = ev.key
+        if self.choice.card is not None and k in (pygame.K_LEFT, pygame.K_RIGHT,
+                                                  pygame.K_RETURN, pygame.K_SPACE,
+                                                  pygame.K_KP_ENTER):
+            self.keyboard_step(k)
+            return
         if pygame.K_1 <= k <= pygame.K_6:
             self.pick_card(k - pygame.K_1)
         elif k == pygame.K_h:
@@ -654,6 +708,11 @@ class TrackTableScene(Scene):
                 movable_keys.append((p.seat, p.peg))
         self.renderer.draw(surf, g, self.look(), pegs, where, highlights, sel, movable_keys,
                            self.t, lift)
+        cursor = self.keyboard_cursor()
+        if cursor is not None:
+            cx, cy = g.point(cursor)
+            pygame.draw.circle(surf, theme.ACCENT2, (round(cx), round(cy)),
+                               int(g.peg_r * 1.9), max(2, int(g.u * 0.12)))
         self.draw_pile(surf)
         for c in self.timeline.cards():
             w = max(8, int(c.width))
@@ -710,6 +769,9 @@ class TrackTableScene(Scene):
         if pub["config"].get("mode") == "solo":
             info.append(f"Turn {pub.get('turns', 0) + 1}")
         info.append(f"Speed: {pub.get('speed', '')}")
+        status = getattr(self.session, "status", "connected")
+        if getattr(self.session, "remote", False) and status != "connected":
+            info = [f"Connection: {status} - the game goes on; you catch up when it is back"]
         if self.message:
             info = [self.message]
         it = a.fit_text("   ".join(info), self.px(20), theme.TEXT_DIM if not self.message else
