@@ -1,0 +1,154 @@
+"""CPU strength: matches between two levels, run by hand (not a test).
+
+    python bench/tournament.py --game track --rules tees --a tricky --b easy --games 400
+    python bench/tournament.py --game layout --a tricky --b easy --games 2000
+
+Track games are teams of two against two (4 seats, team 0 = seats 0 and 2, team 1 = seats 1
+and 3); layout games are two players. Games come in pairs on one seed: level A plays team 0 /
+seat 0 in the first game of the pair and team 1 / seat 1 in the second, so both levels get the
+same deals from both chairs. Seeds are fixed (``--seed`` + pair number). Games run in
+``--jobs`` processes (default 2). Every CPU decision is timed; ``think_p95_ms`` is the 95th
+percentile of level A's decisions (only decisions with a choice: a single legal play is not
+timed). A game that reaches ``--max-plays`` counts as half a win.
+
+Last line::
+
+    <game> <rules> <A> vs <B> games=<n> winrate=<x> ci95=[<lo>,<hi>] think_p95_ms=<t>
+
+with ``winrate`` the share of games won by A and a Wilson 95% interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import sys
+import time
+from typing import Any
+
+from game.ai import choose_play
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget: float) -> str:
+    if len(legal) == 1:
+        return legal[0]
+    if lvl == "lite" and game == "track":  # experiment: Tricky-lite greedy
+        from game.ai import track
+
+        st, plays = track._state_and_plays(view, legal, seed)
+        return track.lite_choice(st, st.turn, plays).token
+    if lvl == "first":  # experiment: the first legal play
+        return legal[0]
+    return choose_play(game, view, legal, lvl, seed, budget)
+
+
+def _tweak() -> None:
+    """Experiments: ``TT_AI_PARAMS="track.HIT_TAKE=0,layout.X=1"`` overrides module constants."""
+    import importlib
+    import os
+
+    for item in filter(None, os.environ.get("TT_AI_PARAMS", "").split(",")):
+        name, value = item.split("=")
+        mod, attr = name.rsplit(".", 1)
+        setattr(importlib.import_module(f"game.ai.{mod}"), attr, float(value))
+
+
+def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, Any]:
+    game, rules, a, b, seed, a_side, budget, max_plays = job
+    _tweak()
+    if game == "track":
+        from game.rules.track import RULES
+
+        state = RULES.new_game({"rules": rules, "seats": 4}, seed)
+        nteams = len(RULES.teams(state))
+        level_of = [a if s % nteams == a_side else b for s in range(4)]
+    else:
+        from game.rules.layout import RULES  # type: ignore[no-redef]
+
+        state = RULES.new_game({"seats": 2}, seed)
+        level_of = [a if s == a_side else b for s in range(2)]
+    times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
+    a_times: list[float] = []
+    plays = 0
+    while RULES.to_move(state) is not None and plays < max_plays:
+        seat = RULES.to_move(state)
+        legal = [str(p) for p in RULES.legal_plays(state)]
+        view = RULES.view(state, seat)
+        lvl = level_of[seat]
+        t0 = time.perf_counter()
+        tok = _decide(game, view, legal, lvl, seed * 100003 + plays, budget)
+        dt = (time.perf_counter() - t0) * 1000.0
+        if len(legal) > 1:
+            times[lvl].append(dt)
+            if game == "track" and (seat % nteams == a_side) or game == "layout" and seat == a_side:
+                a_times.append(dt)
+        state, _ = RULES.apply(state, seat, tok)
+        plays += 1
+    out = RULES.outcome(state)
+    if out is None:
+        score = 0.5
+    else:
+        winners = out["winners"]
+        if game == "track":
+            score = 1.0 if all(w % nteams == a_side for w in winners) else 0.0
+        else:
+            score = 1.0 if a_side in winners else 0.0
+    return {"seed": seed, "side": a_side, "score": score, "plays": plays, "a_times": a_times}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--game", choices=("track", "layout"), default="track")
+    ap.add_argument("--rules", choices=("tees", "classic", "team"), default="tees")
+    ap.add_argument("--a", default="tricky", choices=("easy", "tricky", "nasty", "lite", "first"))
+    ap.add_argument("--b", default="easy", choices=("easy", "tricky", "nasty", "lite", "first"))
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--budget-ms", type=float, default=250.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--max-plays", type=int, default=6000)
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    rules = args.rules if args.game == "track" else "trash"
+    jobs = [
+        (args.game, args.rules, args.a, args.b, args.seed + i // 2, i % 2, args.budget_ms,
+         args.max_plays)
+        for i in range(args.games)
+    ]
+    wins = 0.0
+    n = 0
+    times: list[float] = []
+    plays = 0
+    t0 = time.time()
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(args.jobs) as pool:
+        for res in pool.imap_unordered(play_one, jobs):
+            n += 1
+            wins += res["score"]
+            times.extend(res["a_times"])
+            plays += res["plays"]
+            if not args.quiet and (n % 10 == 0 or n == len(jobs)):
+                lo, hi = wilson(wins, n)
+                print(f"  {n}/{len(jobs)} winrate={wins / n:.3f} ci95=[{lo:.3f},{hi:.3f}] "
+                      f"plays/game={plays / n:.0f} elapsed={time.time() - t0:.0f}s", flush=True)
+    times.sort()
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+    lo, hi = wilson(wins, n)
+    print(f"{args.game} {rules} {args.a} vs {args.b} games={n} winrate={wins / n:.3f} "
+          f"ci95=[{lo:.3f},{hi:.3f}] think_p95_ms={p95:.1f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,634 @@
+"""CPU players for the track game: evaluation, Easy, Tricky, Nasty and the hint's reasons.
+
+Everything starts from the seat's own view. :meth:`RULES.determinize` deals the unseen cards at
+random consistently with that view; the seat's own legal plays do not depend on the hidden
+cards, so one determinized state gives the exact :class:`Play` objects of the legal tokens.
+Nothing here ever looks at another seat's hand except inside a determinized (sampled) state.
+
+The evaluation (from one team's point of view, in "holes" of progress):
+
+* **progress**: each peg is worth ``OUT`` once out of start plus the holes it has travelled
+  towards its in-spot (measured backwards from the in-spot, so a peg sent by an 8 to the corner
+  behind its come-out hole counts as nearly home), plus ``HOME`` and a little per home depth
+  once home; the other teams' progress is subtracted (averaged over the other teams);
+* **safety**: every own ring peg loses its value times the probability that an opponent who
+  moves before us holds a card that hits it (hypergeometric over the cards this seat has not
+  seen: the pack minus its hand minus the discards, hand sizes from the view), discounted by how
+  often an opponent actually takes a hit;
+* **threats**: the same for opponent pegs our team threatens (smaller weight: they move first);
+* **cards kept** (classic/team): jokers, 8s and 7s, and come-out cards while pegs wait in start,
+  are worth something in hand, so they are not spent on moves any card could make.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from game.rules.cards import Rng
+from game.rules.track import RULES
+from game.rules.track.board import PEGS
+from game.rules.track.engine import (
+    CLASSIC,
+    HOME0,
+    START,
+    TEAM,
+    TEES,
+    Play,
+    TrackState,
+    apply_play,
+    controlled,
+    done,
+    gen_legal,
+)
+
+COLOUR_NAMES = ("Red", "Blue", "Yellow", "Green", "Orange", "Sky", "Purple", "White")
+
+OUT = 14.0  # a peg out of start, on its come-out hole
+HOME = 10.0  # extra for a peg safe in home
+HOME_DEPTH = 1.5  # per home hole of depth
+WIN = 10000.0
+HIT_TAKE = 0.8  # how often an opponent who can hit a peg does
+THREAT_W = 0.35  # weight of the opponent pegs we threaten (they move before we do)
+MULTI_HIT = 0.3  # an opponent hits one peg per turn: the other exposed pegs count this much
+JOKER_TAKE = 0.5  # how often an opponent with a joker spends it on our best ring peg
+EASY_OUT = 8.0  # Easy likes coming out
+EASY_SMART = 0.5  # how often Easy sees what a move is really worth (8 back, partner bumps)
+EASY_NOISE = 6.0  # Easy's whims (uniform 0..this added to each play's score)
+KEEP = 1.0  # weight of the cards-kept term
+KEEP_THREAT = 0.6  # an opponent peg we can hit with a card we keep
+
+# ranks that hit at a forward distance d (index d, 1..13), per rule set
+_TEES_FWD = {1: (1,), 2: (2,), 4: (4,), 5: (5,), 6: (6,), 7: (7,), 8: (8,), 9: (9,), 10: (10,),
+             12: (12,)}
+_CLASSIC_FWD = {1: (1, 7), 2: (2, 7), 3: (3, 7), 4: (4, 7), 5: (5, 7), 6: (6, 7), 7: (7,),
+                9: (9,), 10: (10, 11, 12, 13)}
+
+
+def _fwd_table(rules: int) -> list[frozenset[int]]:
+    out: list[frozenset[int]] = [frozenset()] * 14
+    if rules == TEES:
+        for d, rs in _TEES_FWD.items():
+            out[d] = frozenset(rs)
+    else:
+        for d, rs in _CLASSIC_FWD.items():
+            out[d] = frozenset(rs)
+        if rules == TEAM:
+            for d in range(1, 9):
+                out[d] = out[d] | {9}
+    return out
+
+
+_FWD_HITS = [_fwd_table(r) for r in (TEES, CLASSIC, TEAM)]
+
+
+# --------------------------------------------------------------------------------------------
+# Knowledge from the view
+
+
+class Know:
+    """What a seat knows that the evaluation needs: unseen card counts by rank, hand sizes."""
+
+    __slots__ = ("hand", "hand_sizes", "seat", "unseen", "unseen_n")
+
+    def __init__(self, st: TrackState, seat: int) -> None:
+        cnt = [0] * 14
+        for c in st.cfg.deck:
+            cnt[c >> 2] += 1
+        for c in st.hands[seat]:
+            cnt[c >> 2] -= 1
+        for c in st.discards:
+            cnt[c >> 2] -= 1
+        self.unseen = cnt
+        self.unseen_n = sum(cnt)
+        self.seat = seat
+        self.hand = st.hands[seat]
+        extra = 1 if st.cfg.rules == CLASSIC else 0  # classic seats draw before they play
+        self.hand_sizes = [len(h) + extra if h or st.cfg.rules != TEES else 0 for h in st.hands]
+
+
+def p_holds(know: Know, ranks: frozenset[int] | set[int], h: int) -> float:
+    """Probability that a hand of ``h`` unseen cards holds at least one of ``ranks``."""
+    if h <= 0 or not ranks:
+        return 0.0
+    m = 0
+    u = know.unseen
+    for r in ranks:
+        m += u[r]
+    if m <= 0:
+        return 0.0
+    n = know.unseen_n
+    if h >= n - m + 1:
+        return 1.0
+    q = 1.0
+    for i in range(h):
+        q *= (n - m - i) / (n - i)
+    return 1.0 - q
+
+
+# --------------------------------------------------------------------------------------------
+# Evaluation
+
+
+def peg_value(st: TrackState, pid: int, loc: int) -> float:
+    if loc == START:
+        return 0.0
+    cfg = st.cfg
+    lap = cfg.R - 5
+    if loc >= HOME0:
+        return OUT + lap + HOME + HOME_DEPTH * (loc - HOME0)
+    d = (cfg.inspot[pid // PEGS] - loc) % cfg.R  # past the in-spot: a whole lap to go again
+    return OUT + lap - d
+
+
+def _hit_ranks(st: TrackState, pegs: Sequence[int], occ: list[int], attacker_cols: Sequence[int],
+               target: int) -> set[int]:
+    """Ranks with which a seat moving ``attacker_cols`` could land on ring hole ``target``."""
+    cfg = st.cfg
+    R = cfg.R
+    rules = cfg.rules
+    fwd = _FWD_HITS[rules]
+    team_of = cfg.team_of
+    out: set[int] = set()
+    for c in attacker_cols:
+        b = c * PEGS
+        has_start = False
+        for pid in range(b, b + PEGS):
+            loc = pegs[pid]
+            if loc == START:
+                has_start = True
+                continue
+            if loc >= HOME0:
+                continue
+            d = (target - loc) % R
+            if 1 <= d <= 13 and fwd[d]:
+                ok = True
+                if rules == TEES:
+                    if d > (cfg.inspot[c] - loc) % R:
+                        ok = False  # it would turn into home first
+                    else:
+                        for k in range(1, d):
+                            q = occ[(loc + k) % R]
+                            if q >= 0 and team_of[q // PEGS] == team_of[c]:
+                                ok = False
+                                break
+                else:
+                    for k in range(1, d):
+                        q = occ[(loc + k) % R]
+                        if q >= 0 and q // PEGS == c:
+                            ok = False
+                            break
+                if ok:
+                    out |= fwd[d]
+            db = (loc - target) % R
+            if rules == TEES:
+                if db == 3 and (loc - cfg.comeout[c]) % R >= 3:
+                    out.add(3)
+            elif db == 8:
+                out.add(8)
+            elif rules == TEAM and 1 <= db <= 8:
+                out.add(9)
+        if has_start and target == cfg.comeout[c]:
+            out.update((1, 13) if rules == TEES else (1, 11, 12, 13))
+    return out
+
+
+def _occ(st: TrackState, pegs: Sequence[int]) -> list[int]:
+    occ = [-1] * st.cfg.R
+    for pid, loc in enumerate(pegs):
+        if 0 <= loc < HOME0:
+            occ[loc] = pid
+    return occ
+
+
+def evaluate(st: TrackState, pegs: Sequence[int], team: int, know: Know,
+             hand_after: Sequence[int] | None = None, mover: int = -1,
+             safety: bool = True) -> float:
+    """Score of ``pegs`` for ``team`` (higher is better); ``know`` is the deciding seat's
+    knowledge, ``hand_after`` its hand after the play (for the cards-kept term)."""
+    cfg = st.cfg
+    n = cfg.n
+    team_of = cfg.team_of
+    mine = 0.0
+    theirs = 0.0
+    for c in range(n):
+        b = c * PEGS
+        v = 0.0
+        for pid in range(b, b + PEGS):
+            v += peg_value(st, pid, pegs[pid])
+        if team_of[c] == team:
+            mine += v
+        else:
+            theirs += v
+    for t_cols in cfg.teams:
+        if team_of[t_cols[0]] == team and all(done(pegs, c) for c in t_cols):
+            return WIN
+    nopp = cfg.nteams - 1
+    score = mine - (theirs / nopp if nopp > 0 else 0.0)
+    if safety and nopp > 0:
+        occ = _occ(st, pegs)
+        # seats that move before the deciding seat's next turn (all others, once)
+        seats_after = [(know.seat + k) % n for k in range(1, n)]
+        risk = 0.0
+        threat = 0.0
+        jokers = cfg.jokers and cfg.rules != TEES
+        j_set = frozenset((0,))
+        for s in seats_after:
+            cols = controlled(cfg, s, pegs)
+            if not cols or s == know.seat:
+                continue
+            h = know.hand_sizes[s]
+            s_team = team_of[s]
+            losses: list[float] = []
+            best_v = 0.0
+            for pid, loc in enumerate(pegs):
+                if loc < 0 or loc >= HOME0:
+                    continue
+                tc = team_of[pid // PEGS]
+                if s_team == tc:
+                    continue
+                if tc == team:
+                    v = peg_value(st, pid, loc)
+                    if v > best_v:
+                        best_v = v
+                    ranks = _hit_ranks(st, pegs, occ, cols, loc)
+                    if ranks:
+                        losses.append(p_holds(know, ranks, h) * v)
+                elif s_team == team:
+                    ranks = _hit_ranks(st, pegs, occ, cols, loc)
+                    if ranks:
+                        threat += p_holds(know, ranks, h) * peg_value(st, pid, loc)
+            if losses:
+                losses.sort(reverse=True)
+                risk += HIT_TAKE * (losses[0] + MULTI_HIT * sum(losses[1:]))
+            if jokers and best_v > 0:
+                risk += JOKER_TAKE * p_holds(know, j_set, h) * best_v
+        # our own next turn: the cards we keep
+        if hand_after is not None:
+            kept = {c >> 2 for c in hand_after}
+            my_cols = controlled(cfg, know.seat, pegs)
+            if kept and my_cols:
+                for pid, loc in enumerate(pegs):
+                    if loc < 0 or loc >= HOME0 or team_of[pid // PEGS] == team:
+                        continue
+                    ranks = _hit_ranks(st, pegs, occ, my_cols, loc)
+                    if ranks & kept:
+                        threat += KEEP_THREAT * peg_value(st, pid, loc)
+        score += -risk + THREAT_W * threat / (nopp if nopp > 0 else 1)
+    if hand_after is not None and cfg.rules != TEES:
+        score += KEEP * hand_value(st, pegs, hand_after, know.seat)
+    return score
+
+
+def hand_value(st: TrackState, pegs: Sequence[int], hand: Sequence[int], seat: int) -> float:
+    """What the cards kept are worth for later (classic/team)."""
+    cfg = st.cfg
+    cols = controlled(cfg, seat, pegs)
+    in_start = sum(1 for c in cols for pid in range(c * PEGS, c * PEGS + PEGS)
+                   if pegs[pid] == START)
+    v = 0.0
+    outers = 0
+    for c in hand:
+        r = c >> 2
+        if r == 0:
+            v += 9.0 if cfg.jokers else 0.0
+        elif r == 8:
+            v += 3.0
+        elif r == 7:
+            v += 2.5
+        elif (r == 1 or r >= 11) and in_start > outers:
+            v += 2.0
+            outers += 1
+    return v
+
+
+def after_pegs(st: TrackState, play: Play) -> tuple[int, ...]:
+    """The peg locations after ``play`` (without applying the rest of the turn)."""
+    if play.parts[0][0] == "x":
+        return st.pegs
+    pegs = list(st.pegs)
+    for part, bumps in zip(play.parts, play.bumps, strict=True):
+        kind, pid, frm, to, n = part
+        if kind == "t":
+            pegs[pid] = to
+            pegs[n] = frm
+        else:
+            pegs[pid] = to
+            for q, _qf, qt in bumps:
+                pegs[q] = qt
+    return tuple(pegs)
+
+
+def hand_minus(hand: Sequence[int], rank: int) -> tuple[int, ...]:
+    for i, c in enumerate(hand):
+        if c >> 2 == rank:
+            return (*hand[:i], *hand[i + 1:])
+    return tuple(hand)
+
+
+def score_plays(st: TrackState, seat: int, plays: Sequence[Play], know: Know,
+                safety: bool = True, keep: bool = True) -> list[float]:
+    team = st.cfg.team_of[seat]
+    hand = st.hands[seat]
+    out = []
+    for p in plays:
+        pegs = after_pegs(st, p)
+        out.append(evaluate(st, pegs, team, know, hand_minus(hand, p.rank) if keep else None,
+                            seat, safety))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Fast policy for rollouts (Tricky-lite)
+
+
+def lite_score(st: TrackState, seat: int, p: Play) -> float:
+    """A cheap one-move score: progress gained, bumps, coming out, home, jokers kept."""
+    if p.parts[0][0] == "x":
+        r = p.rank
+        return -20.0 if r == 0 else -(1.0 if r in (7, 8) else 0.0)
+    cfg = st.cfg
+    team_of = cfg.team_of
+    t = team_of[seat]
+    pegs = st.pegs
+    s = 0.0
+    for part, bumps in zip(p.parts, p.bumps, strict=True):
+        kind, pid, frm, to, n = part
+        sign = 1.0 if team_of[pid // PEGS] == t else -1.0
+        if kind == "t":
+            s += sign * (peg_value(st, pid, to) - peg_value(st, pid, frm))
+            dq = peg_value(st, n, frm) - peg_value(st, n, pegs[n])
+            s += dq if team_of[n // PEGS] == t else -dq
+            continue
+        s += sign * (peg_value(st, pid, to) - peg_value(st, pid, frm))
+        for q, qf, qt in bumps:
+            dv = peg_value(st, q, qt) - peg_value(st, q, qf)
+            s += dv if team_of[q // PEGS] == t else -dv
+    if p.rank == 0:
+        s -= 8.0
+    return s
+
+
+def lite_choice(st: TrackState, seat: int, plays: Sequence[Play]) -> Play:
+    best = plays[0]
+    bs = -1e18
+    for p in plays:
+        v = lite_score(st, seat, p)
+        if v > bs:
+            bs = v
+            best = p
+    return best
+
+
+# --------------------------------------------------------------------------------------------
+# Levels
+
+
+def _state_and_plays(view: Mapping[str, Any], legal: Sequence[str], seed: int
+                     ) -> tuple[TrackState, list[Play]]:
+    st = RULES.determinize(view, seed)
+    by_tok = {p.token: p for p in gen_legal(st)}
+    plays = []
+    for tok in legal:
+        p = by_tok.get(tok)
+        if p is None:
+            p = RULES.parse_play(st, tok)
+        plays.append(p)
+    return st, plays
+
+
+def _argmax(vals: Sequence[float]) -> int:
+    best = 0
+    for i in range(1, len(vals)):
+        if vals[i] > vals[best]:
+            best = i
+    return best
+
+
+def easy(view: Mapping[str, Any], legal: Sequence[str], seed: int) -> str:
+    """A casual beginner: likes progress and coming out, often overlooks bumps and danger."""
+    st, plays = _state_and_plays(view, legal, seed)
+    seat = st.turn
+    rng = Rng.from_seed(f"easy/{seed}/{st.nplays}")
+    sees_bumps = rng.random() < 0.5
+    smart = rng.random() < EASY_SMART
+    team = st.cfg.team_of[seat]
+    team_of = st.cfg.team_of
+    vals = []
+    for p in plays:
+        if p.parts[0][0] == "x":
+            vals.append(-5.0 + rng.random())
+            continue
+        # a beginner counts steps: forward is good, backward is bad, out and home are nice
+        v = 0.0
+        for part, bumps in zip(p.parts, p.bumps, strict=True):
+            kind, pid, frm, to, n = part
+            own = team_of[pid // PEGS] == team
+            if smart and kind != "t":
+                gain = peg_value(st, pid, to) - peg_value(st, pid, frm)
+                v += gain if own else -gain
+                if kind == "o":
+                    v += EASY_OUT
+            elif kind == "o":
+                v += EASY_OUT
+            elif kind == "f":
+                v += n if own else -n
+                if to >= HOME0 > frm:
+                    v += 8.0
+            elif kind == "b":
+                v -= n
+            elif kind == "j":
+                v += 10.0
+            elif kind == "t":
+                v += 0.5 * (peg_value(st, pid, to) - peg_value(st, pid, frm))
+            for q, qf, qt in bumps:
+                if team_of[q // PEGS] == team:
+                    v -= 5.0
+                elif sees_bumps:
+                    v += 0.3 * (peg_value(st, q, qf) - peg_value(st, q, qt))
+        v += EASY_NOISE * rng.random()
+        vals.append(v)
+    return plays[_argmax(vals)].token
+
+
+def tricky(view: Mapping[str, Any], legal: Sequence[str], seed: int) -> str:
+    st, plays = _state_and_plays(view, legal, seed)
+    if len(plays) == 1:
+        return plays[0].token
+    know = Know(st, st.turn)
+    vals = score_plays(st, st.turn, plays, know)
+    return plays[_argmax(vals)].token
+
+
+class SearchStats:
+    """Counts of the last Nasty search (for tests and benchmarks)."""
+
+    samples = 0
+    candidates = 0
+
+
+def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: float,
+          max_samples: int | None = None, candidates: int = 6) -> str:
+    """Determinized sampling on top of Tricky's evaluation.
+
+    The ``candidates`` best plays by Tricky's evaluation are each tried in the same sampled
+    deals (common random numbers): every sample deals the unseen cards with
+    :meth:`RULES.determinize`, plays the candidate, lets every other seat answer once with the
+    Tricky-lite policy (one round: each seat that moves before our next turn), and scores the
+    result with the full evaluation. The play with the best mean wins. Samples run until the
+    budget (minus the time one more sample is expected to take) is spent, or ``max_samples``.
+    """
+    t0 = time.perf_counter()
+    deadline = t0 + budget_ms / 1000.0
+    st, plays = _state_and_plays(view, legal, seed)
+    SearchStats.samples = 0
+    SearchStats.candidates = 0
+    if len(plays) == 1:
+        return plays[0].token
+    seat = st.turn
+    cfg = st.cfg
+    team = cfg.team_of[seat]
+    know = Know(st, seat)
+    base = score_plays(st, seat, plays, know)
+    order = sorted(range(len(plays)), key=lambda i: -base[i])
+    # distinct resulting positions only (J:as and Q:as differ only in the card kept)
+    cand: list[int] = []
+    seen: set[tuple] = set()
+    for i in order:
+        key = (after_pegs(st, plays[i]), plays[i].rank)
+        if key in seen:
+            continue
+        seen.add(key)
+        cand.append(i)
+        if len(cand) >= candidates:
+            break
+    if len(cand) == 1 or base[cand[0]] >= WIN:
+        return plays[cand[0]].token
+    SearchStats.candidates = len(cand)
+    totals = [0.0] * len(cand)
+    n = cfg.n
+    k = 0
+    per = 0.0
+    while max_samples is None or k < max_samples:
+        now = time.perf_counter()
+        if max_samples is None and now + per * 1.2 > deadline:
+            break
+        det = RULES.determinize(view, (seed * 1000003 + k * 7919 + 17) & ((1 << 62) - 1))
+        for j, i in enumerate(cand):
+            s, _ = apply_play(det, seat, plays[i], events=False)
+            plies = 0
+            while s.turn >= 0 and s.turn != seat and plies < n - 1:
+                lg = gen_legal(s)
+                s, _ = apply_play(s, s.turn, lite_choice(s, s.turn, lg), events=False)
+                plies += 1
+            if s.turn < 0:
+                totals[j] += WIN if s.winner == team else -WIN
+                continue
+            leaf_know = Know(s, seat) if s.turn == seat else know
+            totals[j] += evaluate(s, s.pegs, team, leaf_know, s.hands[seat], seat)
+        k += 1
+        el = time.perf_counter() - now
+        per = el if k == 1 else 0.7 * per + 0.3 * el
+    SearchStats.samples = k
+    if k == 0:
+        return plays[cand[0]].token
+    best = 0
+    for j in range(1, len(cand)):
+        if totals[j] > totals[best] + 1e-9:
+            best = j
+    return plays[cand[best]].token
+
+
+# --------------------------------------------------------------------------------------------
+# Hints
+
+
+def _colour(c: int) -> str:
+    return COLOUR_NAMES[c] if c < len(COLOUR_NAMES) else f"colour {c}"
+
+
+def _where(loc: int) -> str:
+    if loc == START:
+        return "start"
+    if loc >= HOME0:
+        return f"home {loc - HOME0}"
+    return f"hole {loc}"
+
+
+def explain(view: Mapping[str, Any], token: str, seed: int = 0) -> str:
+    """A short sentence a person can read about why ``token`` is good."""
+    st, plays = _state_and_plays(view, [token], seed)
+    p = plays[0]
+    seat = st.turn
+    cfg = st.cfg
+    team_of = cfg.team_of
+    team = team_of[seat]
+    rank_name = {0: "joker", 1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}.get(p.rank, str(p.rank))
+    if p.parts[0][0] == "x":
+        return f"nothing can move: discarding the {rank_name} costs you least"
+    bits: list[str] = []
+    for part, bumps in zip(p.parts, p.bumps, strict=True):
+        kind, pid, frm, to, n = part
+        for q, _qf, qt in bumps:
+            qc = q // PEGS
+            if team_of[qc] != team:
+                bits.append(f"bumps {_colour(qc)} back to start")
+            elif qt == START:
+                bits.append(f"sends your partner {_colour(qc)} back to start (nothing else moves)")
+            else:
+                bits.append(f"sends your partner {_colour(qc)} on to its in-spot")
+        if kind == "o":
+            bits.append("brings a peg out")
+        elif kind == "t":
+            oc = n // PEGS
+            who = "your partner " if team_of[oc] == team else ""
+            bits.append(f"trades places with {who}{_colour(oc)}, "
+                        f"{'gaining' if (peg_value(st, pid, to) > peg_value(st, pid, frm)) else 'moving'}"
+                        f" {abs(int(peg_value(st, pid, to) - peg_value(st, pid, frm)))} holes")
+        elif to >= HOME0 and frm < HOME0:
+            bits.append(f"takes a peg home (to home {to - HOME0})")
+        elif kind == "b" and frm < HOME0 and to < HOME0 and cfg.rules != TEES and \
+                (cfg.inspot[pid // PEGS] - to) % cfg.R <= 13:
+            bits.append(f"goes back to {_where(to)}, close to home")
+        elif kind == "j":
+            pass
+    # safety of the pegs that moved
+    pegs = after_pegs(st, p)
+    occ = _occ(st, pegs)
+    know = Know(st, seat)
+    moved = [part[1] for part in p.parts if part[0] in "ofbjt"]
+    for pid in moved:
+        loc = pegs[pid]
+        if loc < 0 or loc >= HOME0 or team_of[pid // PEGS] != team:
+            continue
+        ranks: set[int] = set()
+        for s in range(cfg.n):
+            if team_of[s] == team:
+                continue
+            ranks |= _hit_ranks(st, pegs, occ, controlled(cfg, s, pegs), loc)
+        live = sorted(r for r in ranks if know.unseen[r] > 0)
+        if not live:
+            bits.append("lands where no card can hit it")
+        elif len(live) <= 2 and 0 not in live:
+            names = " or ".join(_rank_word(r) for r in live)
+            bits.append(f"safe from every card but {names}")
+        break
+    if not bits:
+        gain = sum(peg_value(st, q, pegs[q]) - peg_value(st, q, st.pegs[q]) for q in moved)
+        if gain > 0:
+            bits.append(f"moves {int(gain)} holes closer to home")
+        else:
+            bits.append("keeps your best cards for later")
+    return "; ".join(bits[:2])
+
+
+def _rank_word(r: int) -> str:
+    return {0: "a joker", 1: "an Ace", 8: "an 8", 11: "a Jack", 12: "a Queen",
+            13: "a King"}.get(r, f"a {r}")
+
+
+def hint(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: float
+         ) -> tuple[str, str]:
+    tok = nasty(view, legal, seed, budget_ms) if budget_ms >= 50 else tricky(view, legal, seed)
+    return tok, explain(view, tok, seed)
