@@ -276,3 +276,11 @@ def test_rules_pages_fit_their_panel_at_both_sizes(tmp_path: Path) -> None:
             assert all(a.assets.font(p).size(t)[0] <= s.text_rect.w - s.px(20)
                        for t, _, p in lines), (size, page)
         a.close()
+
+
+def test_run_opens_the_title_and_returns_zero(tmp_path: Path) -> None:
+    from game.client.app import run
+
+    assert run((800, 600), fullscreen=False, frames=3, data=tmp_path) == 0
+    pygame.display.init()  # run() quits pygame; the other tests expect it ready
+    pygame.font.init()

@@ -301,8 +301,15 @@ class App:
         return 0
 
     def close(self) -> None:
+        """Leave every scene and close open tables (CPU workers, host and client threads)."""
+        closed: set[int] = set()
         for s in reversed(self.scenes):
             s.leave()
+            session = getattr(s, "session", None)
+            if session is not None and id(session) not in closed:
+                closed.add(id(session))
+                with contextlib.suppress(Exception):  # closing twice is harmless
+                    session.close()
         self.scenes.clear()
         self.store.close()
 

@@ -185,6 +185,7 @@ class LocalSession:
         return self.table.result()
 
     def close(self) -> None:
+        """Stop the CPU runner and close the table (safe to call twice)."""
         self.cpu.close()
         self.table.close()
 
