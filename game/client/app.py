@@ -191,7 +191,9 @@ class App:
         (tests replace this with ``game.cpu_worker.SyncCpu``)."""
         from game.cpu_worker import ProcessCpu
 
-        return ProcessCpu()
+        cpu = ProcessCpu()
+        cpu.warm()  # start the worker now, between screens, not during the first CPU turn
+        return cpu
 
     def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
         """Open a table from the New table screen; returns an error text or None."""

@@ -905,7 +905,8 @@ class AdminOverlay(Scene):
         self.form.add(self.speed)
         self.hand_buttons: list[tuple[int, Button]] = []
         for s in session.seats:
-            if s["kind"] == "person" and not s.get("local"):
+            if s["kind"] == "person" and not s.get("local") and s["seat"] not in \
+                    session.tokens:
                 b = Button(f"Hand {s['name']} to a CPU", lambda i=s["seat"]: self._hand(i))
                 self.hand_buttons.append((s["seat"], b))
                 self.form.add(b)
