@@ -8,7 +8,7 @@ a CPU waits 0.8 s after the animations, a stand-in waits a 20 s grace.
 from __future__ import annotations
 
 import pytest
-from test_table_support import FakeClock
+from test_table_support import FakeClock, FirstCpu
 
 from game.cpu_worker import CpuFailed, CpuJob
 from game.rules.cards import parse_card
@@ -21,7 +21,7 @@ def two_seat(clock: FakeClock, hands: list[list[str]], deck: list[str], target: 
              second: SeatSpec | None = None, speed: str = "normal") -> Table:
     cfg = {"seats": 2, "target": target, "hands": hands, "deck": deck}
     return Table.create("race", cfg, 7, [ANN, second or SeatSpec("cpu", level="easy")],
-                        clock=clock, speed=speed, host_seat=0)
+                        clock=clock, speed=speed, host_seat=0, cpu=FirstCpu())
 
 
 def test_speed_table_and_event_durations() -> None:
@@ -101,7 +101,7 @@ def test_pause_from_any_seat_blocks_every_play_until_all_ready() -> None:
     cfg = {"seats": 4, "target": 99, "teams": True,
            "hands": [["2C", "3C"], ["4D", "5D"], ["6H", "7H"], ["8S", "9S"]], "deck": []}
     t = Table.create("race", cfg, 1, [ANN, SeatSpec("cpu"), SeatSpec("cpu"), bob],
-                     clock=clock, host_seat=0)
+                     clock=clock, host_seat=0, cpu=FirstCpu())
     ann, bobt = t.token(0), t.token(3)
     t.connect(bobt)
     t.start(t.host_token)
@@ -148,7 +148,7 @@ def test_pause_from_any_seat_blocks_every_play_until_all_ready() -> None:
 def test_host_without_a_seat_pauses_until_it_readies() -> None:
     clock = FakeClock()
     cfg = {"seats": 2, "target": 99}
-    t = Table.create("race", cfg, 3, None, clock=clock)  # two CPUs, a headless host
+    t = Table.create("race", cfg, 3, None, clock=clock, cpu=FirstCpu())  # two CPUs, a headless host
     t.start(t.host_token)
     assert t.pause(t.host_token).ok
     assert t.pause_reasons() == [{"reason": "paused", "by": None, "name": "the host"}]
@@ -162,7 +162,7 @@ def test_host_without_a_seat_pauses_until_it_readies() -> None:
 
 def test_lobby_sit_take_leave_set_cpu_and_start_permissions() -> None:
     clock = FakeClock()
-    t = Table.create("race", {"seats": 4, "teams": True}, 5, None, clock=clock)
+    t = Table.create("race", {"seats": 4, "teams": True}, 5, None, clock=clock, cpu=FirstCpu())
     r = t.sit("  Cy   Lee ")
     assert r.ok and r.data["seat"] == 0
     cy = r.data["token"]
@@ -274,7 +274,7 @@ def test_hand_to_cpu_by_self_and_by_host_and_points() -> None:
            "hands": [["KS", "QS"], ["2C", "3C"], ["KH", "QH"], ["2D", "3D"]], "deck": []}
     seats = [ANN, SeatSpec("cpu", level="easy"), SeatSpec("cpu", level="nasty"),
              SeatSpec("person", "Bob")]
-    t = Table.create("race", cfg, 2, seats, clock=clock, host_seat=0)
+    t = Table.create("race", cfg, 2, seats, clock=clock, host_seat=0, cpu=FirstCpu())
     ann, bobt = t.token(0), t.token(3)
     t.connect(bobt)
     t.ready(bobt)
@@ -311,7 +311,7 @@ def test_a_person_who_hands_over_forfeits_and_the_seat_is_worth_its_cpu() -> Non
            "hands": [["2D", "3D"], ["KS", "QS"], ["2C", "3C"], ["KH", "QH"]], "deck": []}
     seats = [SeatSpec("person", "Bob"), ANN, SeatSpec("cpu", level="tricky"),
              SeatSpec("cpu", level="tricky")]
-    t = Table.create("race", cfg, 2, seats, clock=clock, host_seat=1)
+    t = Table.create("race", cfg, 2, seats, clock=clock, host_seat=1, cpu=FirstCpu())
     bobt = t.token(0)
     t.connect(bobt)
     t.ready(bobt)
@@ -343,11 +343,11 @@ def test_free_for_all_points_and_cpu_only_table_has_no_people() -> None:
     clock = FakeClock()
     cfg = {"seats": 3, "target": 10, "hands": [["KS"], ["2C"], ["2D"]], "deck": []}
     seats = [ANN, SeatSpec("cpu", level="easy"), SeatSpec("person", "Bob", local=True)]
-    t = Table.create("race", cfg, 2, seats, clock=clock, host_seat=0)
+    t = Table.create("race", cfg, 2, seats, clock=clock, host_seat=0, cpu=FirstCpu())
     t.start(t.host_token)
     t.submit(t.token(0), "KS", 0)
     assert t.points() == {0: 1 + 3}
-    t2 = Table.create("race", cfg, 2, None, clock=clock)
+    t2 = Table.create("race", cfg, 2, None, clock=clock, cpu=FirstCpu())
     t2.start(t2.host_token)
     while t2.phase != "over":
         clock.advance(3)
@@ -358,7 +358,7 @@ def test_free_for_all_points_and_cpu_only_table_has_no_people() -> None:
 def test_solo_counts_turns_and_undo_keeps_the_deck_order() -> None:
     clock = FakeClock()
     cfg = {"seats": 1, "target": 12, "hands": [["2C", "3C"]], "deck": ["4H", "5H", "6H"]}
-    t = Table.create("race", cfg, 9, [ANN], clock=clock, host_seat=0)
+    t = Table.create("race", cfg, 9, [ANN], clock=clock, host_seat=0, cpu=FirstCpu())
     me = t.token(0)
     assert t.undo(me).code == "not_started"
     t.start(me)
@@ -394,7 +394,7 @@ def test_outboxes_filter_hands_and_carry_state_numbers() -> None:
     bob = SeatSpec("person", "Bob")
     cfg = {"seats": 2, "target": 99, "hands": [["2C", "3C"], ["4D", "5D"]],
            "deck": ["6H", "7H", "8H", "9H"]}
-    t = Table.create("race", cfg, 1, [ANN, bob], clock=clock, host_seat=0)
+    t = Table.create("race", cfg, 1, [ANN, bob], clock=clock, host_seat=0, cpu=FirstCpu())
     ann, bobt = t.token(0), t.token(1)
     snap0, snap1 = t.snapshot(0), t.snapshot(1)
     assert snap0["view"]["hand"] == [parse_card("2C"), parse_card("3C")]
@@ -442,7 +442,7 @@ def test_hot_seat_cover_and_tap_in() -> None:
     clock = FakeClock()
     cfg = {"seats": 3, "target": 99, "hands": [["2C"], ["3C"], ["4C"]], "deck": []}
     seats = [ANN, SeatSpec("cpu"), SeatSpec("person", "Bo", local=True)]
-    t = Table.create("race", cfg, 1, seats, clock=clock, host_seat=0)
+    t = Table.create("race", cfg, 1, seats, clock=clock, host_seat=0, cpu=FirstCpu())
     t.start(t.host_token)
     assert t.screen_owner() == 0 and t.cover_needed()
     assert t.tap_in(t.token(2)).code == "not_allowed"  # not Bo's turn
@@ -518,3 +518,59 @@ def test_speed_change_rescales_the_animations_still_playing() -> None:
     assert t.busy_for() == pytest.approx(0.15)
     assert t.next_due() == pytest.approx(1000.15 + 0.15 + 0.15)
     assert t.event_duration({"type": "bump"}) == pytest.approx(0.6 * 0.3)
+
+
+def test_seat_changes_and_points_survive_a_resume(tmp_path) -> None:
+    clock = FakeClock()
+    cfg = {"seats": 4, "target": 30, "teams": True,
+           "hands": [["2D", "3D"], ["KS", "QS"], ["2C", "3C"], ["KH", "QH"]], "deck": []}
+    seats = [SeatSpec("person", "Bob"), ANN, SeatSpec("cpu", level="nasty"),
+             SeatSpec("cpu", level="tricky")]
+    path = tmp_path / "t.tee"
+    t = Table.create("race", cfg, 2, seats, clock=clock, host_seat=1, save_path=path,
+                     cpu=FirstCpu())
+    t.connect(t.token(0))
+    t.ready(t.token(0))
+    t.start(t.host_token)
+    assert t.hand_to_cpu(t.token(0), 0, "easy").ok
+    assert t.set_cpu(t.host_token, 2, "easy").ok  # worth 1 from now on
+    assert t.set_cpu(t.host_token, 2, "nasty").ok  # but never more than its lowest
+    del t
+    again = Table.resume(path, clock=clock, cpu=FirstCpu())
+    assert again.seat_info(0)["kind"] == "cpu" and again.seat_info(0)["left"] == "Bob"
+    assert again.seat_info(2)["level"] == "nasty"
+    again.ready(again.token(1))
+    while again.phase == "playing":
+        clock.advance(5)
+        if again.to_move() == 1:
+            legal = again.snapshot(1)["view"]["legal"]
+            assert again.submit(again.token(1), legal[-1], again.state_no).ok
+        else:
+            again.tick()
+    # the same game as test_a_person_who_hands_over_forfeits...: team 1+3 wins, beating
+    # seat 0 (an Easy CPU since Bob left) and seat 2 (Easy for a while): 1 + 1
+    assert again.outcome()["winners"] == [1, 3]
+    assert again.points() == {1: 2}
+    assert again.result()["people"] == [
+        {"seat": 0, "name": "Bob", "points": 0, "won": False},
+        {"seat": 1, "name": "Ann", "points": 2, "won": True},
+    ]
+
+
+def test_an_outbox_nobody_drains_collapses_into_one_reset(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("game.table.OUTBOX_MAX", 20)
+    clock = FakeClock()
+    t = Table.create("race", {"seats": 2, "target": 10**6}, 1, None, clock=clock, cpu=FirstCpu())
+    t.snapshot(0)
+    t.start(t.host_token)
+    while t.state_no < 25:
+        clock.t = t.next_due()
+        t.tick()
+    box = t.drain(0)
+    assert box[0]["type"] == "reset" and len(box) < 10
+    assert box[0]["snapshot"]["you"] == 0
+    assert box[0]["snapshot"]["view"]["hand"] is not None
+    assert [m["state_no"] for m in box[1:] if m["type"] == "play"] == list(
+        range(box[0]["snapshot"]["state_no"] + 1, t.state_no + 1))

@@ -210,7 +210,7 @@ def test_save_kill_resume_finishes_like_a_game_that_never_stopped(tmp_path: Path
     half = first.state_no
     del first  # killed: no close, nothing else written
 
-    again = Table.resume(path, clock=clock2, cpu=RandomCpu())
+    again = Table.resume(path, clock=clock2, cpu=RandomCpu(), fsync=False)
     assert again.state_no == half and again.phase == "playing"
     assert [again.token(i) for i in range(4)] == tokens and again.speed.name == "brisk"
     assert again.log == whole.log[:half]

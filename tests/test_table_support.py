@@ -255,6 +255,15 @@ class RandomCpu:
         self._answers.clear()
 
 
+class FirstCpu(RandomCpu):
+    """A CPU runner double that plays the first legal play (race tests work these by hand)."""
+
+    def request(self, key: object, job: Any) -> None:
+        self.requests += 1
+        self.levels.add(job.level)
+        self._answers[key] = job.legal[0]
+
+
 def person_choice(table: Any, seat: int) -> str:
     """What a scripted person plays: a legal play picked by the state number (deterministic)."""
     legal = [str(p) for p in table.rules.legal_plays(table.state)]
