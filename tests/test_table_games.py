@@ -71,15 +71,23 @@ def test_whole_cpu_game_at_every_speed_is_paced_by_its_events(
     assert t.points() == {} and t.result()["people"] == []
 
 
-def test_default_runner_plays_whole_games_with_the_real_cpu_entry_point() -> None:
-    for game, config in (("layout", {"seats": 2, "layout_size": 3}),
-                         ("layout", {"seats": 3, "layout_size": 2})):
-        clock = FakeClock()
-        t = Table.create(game, config, 5, None, clock=clock, speed="blitz")
-        t.start(t.host_token)
-        play_out(t, clock)
-        assert t.phase == "over"
-        assert t.cpu_plays == t.state_no > 0
+@pytest.mark.parametrize(("game", "config", "levels"), [
+    ("track", {"rules": "classic", "seats": 4}, ["easy", "tricky", "easy", "tricky"]),
+    ("track", {"rules": "tees", "seats": 4}, ["tricky", "easy", "tricky", "easy"]),
+    ("track", {"rules": "team", "seats": 4}, ["tricky"] * 4),
+    ("layout", {"seats": 3, "layout_size": 2}, ["easy", "tricky", "nasty"]),
+])
+def test_default_runner_plays_whole_games_with_the_real_cpus(
+    game: str, config: dict, levels: list[str]
+) -> None:
+    clock = FakeClock()
+    seats = [SeatSpec("cpu", level=lv) for lv in levels]
+    t = Table.create(game, config, 5, seats, clock=clock, speed="blitz")
+    t.start(t.host_token)
+    play_out(t, clock, max_plays=5000)
+    assert t.phase == "over"
+    assert t.cpu_plays == t.state_no > 0
+    assert t.warnings == []  # every CPU answer was legal
 
 
 def test_people_and_cpus_hot_seat_track_game() -> None:
