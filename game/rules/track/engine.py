@@ -664,19 +664,28 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     bwdt = cfg.bwd
     app = out.append
     R = cfg.R
-    # every single part on the original board: tables[kind][pid][amount] = [(to, bumps)]
+    # every single part on the original board:
+    # tables[kind][pid][amount] = (holes it depends on, landing free, [(part, bumps)])
     amounts = range(1, total)
     tables: dict[str, dict[int, list]] = {}
     for kind in {k for pair in kinds for k in pair}:
         tab = tables[kind] = {}
+        pm = fwdt if kind == "f" else bwdt
+        sg = 1 if kind == "f" else -1
         for loc, pid in movers:
             if kind == "b" and loc >= HOME0:
-                tab[pid] = [[] for _ in range(total)]
-            else:
-                tab[pid] = [[]] + [_dests(cfg, kind, pid, loc, a, rm, hm, occ) for a in amounts]
+                tab[pid] = [(0, True, [])] * total
+                continue
+            row = [(0, True, [])]
+            for a in amounts:
+                parts = [((kind, pid, loc, to, a), b)
+                         for to, b in _dests(cfg, kind, pid, loc, a, rm, hm, occ)]
+                if loc >= HOME0:
+                    row.append((0, True, parts))
+                else:
+                    row.append((pm[loc][a], occ[(loc + sg * a) % R] < 0, parts))
+            tab[pid] = row
     for k1, k2 in kinds:
-        pathmasks = fwdt if k2 == "f" else bwdt
-        sign = 1 if k2 == "f" else -1
         tab1 = tables[k1]
         tab2 = tables[k2]
         for loc1, pid1 in movers:
@@ -684,11 +693,12 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             others = [m for m in movers if m[1] != pid1]
             row1 = tab1[pid1]
             for a in amounts:
-                d1 = row1[a]
+                d1 = row1[a][2]
                 if not d1:
                     continue
                 rest = total - a
-                for to1, b1 in d1:
+                for part1, b1 in d1:
+                    to1 = part1[3]
                     T = _touched(cfg, loc1, to1, b1)
                     home_c = c1 if (to1 >= HOME0 or loc1 >= HOME0) else -1
                     p2: list[int] | None = None
@@ -704,28 +714,26 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     else:
                         movers2 = others
                     board2 = None
-                    part1 = (k1, pid1, loc1, to1, a)
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
                             continue
                         row2 = tab2.get(pid2)
-                        if (row2 is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c and (
-                                loc2 >= HOME0 or (
-                                    not pathmasks[loc2][rest] & T
-                                    and occ[(loc2 + sign * rest) % R] < 0))):
-                            # untouched path, free landing: same as on the original board
-                            res = row2[rest]
-                        else:
-                            if board2 is None:
-                                q2 = list(pegs)
-                                o2 = occ[:]
-                                r2 = rm[:]
-                                h2 = hm[:]
-                                _do(q2, o2, r2, h2, pid1, to1, b1)
-                                board2 = (o2, r2, h2)
-                            res = _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
-                                         board2[0])
-                        for to2, b2 in res:
+                        if row2 is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
+                            dep, free, parts2 = row2[rest]
+                            if free and not dep & T:
+                                # untouched path, free landing: same as on the original board
+                                for part2, b2 in parts2:
+                                    app(Play(total, (part1, part2), (b1, b2)))
+                                continue
+                        if board2 is None:
+                            q2 = list(pegs)
+                            o2 = occ[:]
+                            r2 = rm[:]
+                            h2 = hm[:]
+                            _do(q2, o2, r2, h2, pid1, to1, b1)
+                            board2 = (o2, r2, h2)
+                        for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
+                                              board2[0]):
                             app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
 
 
