@@ -115,10 +115,6 @@ def _mode_text(cfg: object) -> str:
     return f"teams{cfg.nteams}" if mode == "teams" else mode  # type: ignore[attr-defined]
 
 
-def _sort_key(loc: int) -> int:
-    return loc
-
-
 def format_position(s: TrackState, hide_hand: bool = False) -> str:
     cfg = s.cfg
     n = cfg.n
@@ -243,7 +239,7 @@ def parse_position(text: str, settle: bool = True) -> TrackState:
         homes = [x for x in locs if x >= HOME0]
         if len(set(homes)) != len(homes):
             raise NotationError(f"colour {COLOURS[c]} has two pegs in one home hole")
-        locs.sort(key=_sort_key)
+        locs.sort()
         pegs.extend(locs)
     ring = [x for x in pegs if 0 <= x < HOME0]
     if len(set(ring)) != len(ring):
