@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from game.client import theme
-from game.client.anim import CardFlight, Wait
+from game.client.anim import CardFlight, Group, Wait
 from game.client.table_scene import TrackTableScene, seat_label
 from game.table import event_duration
 
@@ -187,7 +187,11 @@ class LayoutTableScene(TrackTableScene):
                 f.on_done = discarded
                 self.timeline.push(f)
             elif t == "reshuffled":
-                w = Wait(min(dur, 1.0))
+                w = Group([CardFlight("card_back", self.discard_rect.center,
+                                      self.stock_rect.center, self.card_size[0] * 0.85,
+                                      self.card_size[0] * 0.85,
+                                      min(dur, 1.0) * (0.5 + 0.1 * k), 0.0, None)
+                           for k in range(5)])
                 w.cue(0.0, "shuffle")
 
                 def reshuffled(ev: dict[str, Any] = ev) -> None:
@@ -221,7 +225,11 @@ class LayoutTableScene(TrackTableScene):
                 w.on_done = won
                 self.timeline.push(w)
             elif t == "dealt":
-                w = Wait(min(dur, 1.2))
+                w = Group([CardFlight("card_back", self.stock_rect.center,
+                                      self._place_centre(i, 3), self.card_size[0] * 0.85,
+                                      (self.place_rects[i][0].w if i in self.place_rects
+                                       else self.card_size[0]), min(dur, 1.2), 0.0, None)
+                           for i in range(len(ev.get("sizes", [])))])
                 w.cue(0.0, "deal")
 
                 def dealt(ev: dict[str, Any] = ev) -> None:

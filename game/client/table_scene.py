@@ -357,10 +357,28 @@ class TrackTableScene(Scene):
                 self.timeline.push(CardFlight("card_back", self.pile_pos,
                                               self.seat_anchor(ev["seat"]), cw, cw * 0.8,
                                               dur, -10.0, None))
-            elif t in ("deal", "reshuffle", "fold"):
+            elif t == "deal":
+                # a card back flies to every seat that was dealt cards
+                seats = [i for i, n in enumerate(ev.get("counts", [])) if n]
+                flights: list[Any] = [
+                    CardFlight("card_back", self.pile_pos, self.seat_anchor(i), cw * 0.8,
+                               cw * 0.6, min(dur, 1.2), 0.0 if self.reduced else 30.0, None)
+                    for i in seats]
+                group = Group(flights) if flights else Wait(min(dur, 1.2))
+                group.cue(0.0, "deal")
+                self.timeline.push(group)
+            elif t == "reshuffle":
+                # the discards fly back onto the draw pile
+                a, b = (self.pile_pos[0] + cw * 1.2, self.pile_pos[1]), self.pile_pos
+                flights = [CardFlight("card_back", (a[0], a[1] + k * 4), b, cw, cw,
+                                      min(dur, 1.0) * (0.5 + 0.1 * k), 0.0, None)
+                           for k in range(5)]
+                group = Group(flights)
+                group.cue(0.0, "shuffle")
+                self.timeline.push(group)
+            elif t == "fold":
                 w = Wait(min(dur, 1.2))
-                w.cue(0.0, "deal" if t == "deal" else ("shuffle" if t == "reshuffle" else
-                                                       "click"))
+                w.cue(0.0, "click")
                 self.timeline.push(w)
             elif t == "game_over":
                 w = Wait(dur)
@@ -795,15 +813,17 @@ class TrackTableScene(Scene):
             if sym:
                 surf.blit(a.scaled(f"sym_{sym}", (d // 2, d // 2)), (r.x + 4 + d // 4,
                                                                      r.y + 3 + d // 4))
-            name = seat_label(s) if s["kind"] == "person" else \
-                f"{seat_label(s)} ({s['level'].capitalize()})"
+            name = seat_label(s)
+            if s["kind"] == "cpu" and r.w > self.px(330):
+                name += f" ({s['level'].capitalize()})"
             if s.get("standin"):
                 name += " (CPU stand-in)"
             nc = theme.BAD if glow == theme.BAD else theme.TEXT
-            nt = a.fit_text(name, int(r.h * 0.62), nc, r.w - d - 60)
+            nt = a.fit_text(name, max(13, int(r.h * 0.62)), nc,
+                            r.w - d - a.font(max(12, int(r.h * 0.5))).size("0 cards")[0] - 16)
             surf.blit(nt, nt.get_rect(midleft=(r.x + d + 10, r.centery)))
             if i < len(counts):
-                ct = a.text(f"{counts[i]} cards", int(r.h * 0.5), theme.TEXT_DIM)
+                ct = a.text(f"{counts[i]} cards", max(12, int(r.h * 0.5)), theme.TEXT_DIM)
                 surf.blit(ct, ct.get_rect(midright=(r.right - 6, r.centery)))
         if self.moves.rows:
             lab = a.text("Moves (click one, or Tab then Enter)", self.px(18), theme.TEXT_DIM)
