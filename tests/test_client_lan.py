@@ -111,3 +111,33 @@ def test_join_by_typing_a_link_and_a_wrong_code_is_explained(app: App) -> None:
     finally:
         ht.stop()
         t.close()
+
+
+def test_a_guest_plays_its_own_seat_through_the_host(app: App) -> None:
+    t = Table.create("track", {"rules": "classic", "seats": 4}, 9, clock=time.monotonic,
+                     speed="blitz", cpu=SyncCpu())  # four CPUs; the guest takes one
+    ht = HostThread(t, bind="127.0.0.1", port=0, discovery=None, code="MNPQ").start()
+    try:
+        assert app.join_table(f"127.0.0.1:{ht.port}/MNPQ") is None
+        lobby = app.top
+        assert isinstance(lobby, LobbyScene)
+        assert pump(app, lambda: bool(lobby.session.local_seats))
+        me = lobby.session.local_seats[0]
+        ht.call(lambda h: t.start(t.host_token))
+        assert pump(app, lambda: isinstance(app.top, TrackTableScene))
+        table = app.top
+        assert isinstance(table, TrackTableScene)
+        # the table waits for the guest to tap Ready
+        assert pump(app, lambda: table.ready_button.visible)
+        assert me in table.waiting_for()
+        click(app, table.ready_button.rect.center)
+        assert pump(app, lambda: not table.paused())
+        assert pump(app, lambda: table.my_turn() and bool(table.legal_plays()), 15)
+        before = len(t.log)
+        table._move_chosen(0)
+        assert pump(app, lambda: any(seat == me for seat, _ in t.log[before:]))
+        # the guest's screen never holds another seat's hand
+        assert set(table.session.views) <= {None, me}
+    finally:
+        ht.stop()
+        t.close()
