@@ -73,7 +73,8 @@ and the CPU wait has elapsed. The CPU runner (``game.cpu_worker.SyncCpu`` by def
 ``ProcessCpu`` for the client and host) is asked as soon as a CPU is to move and polled without
 blocking. A CPU's seed comes from the table seed, the state number and the seat, so a resumed
 table's CPUs choose as the original's would have. A CPU that fails or answers an illegal play
-is replaced by the first legal play (noted in :attr:`Table.warnings`), so a game never hangs.
+is replaced by the first legal play (noted in :attr:`Table.warnings`), and so is one that has
+not answered :data:`CPU_TIMEOUT` table seconds after its play was due, so a game never hangs.
 :meth:`Table.next_due` says when a tick next matters (tests jump the fake clock there).
 All pacing runs on *table time*: the injected clock with paused spans (and the lobby) cut out,
 so nothing moves while paused and the animations resume where they stopped.
@@ -162,6 +163,7 @@ SAVE_FORMAT = "tee-table-save"
 SAVE_VERSION = 1
 NAME_MAX = 24
 OUTBOX_MAX = 1000
+CPU_TIMEOUT = 60.0  # table seconds past its due time (and budget) before a CPU is given up on
 HISTORY_MAX = 200  # the last plays passed to a CPU as ``history`` ({"seat", "play"} each)
 SYMBOLS = ("circle", "square", "triangle", "diamond", "star", "hexagon", "cross", "moon")
 WORTH = {"easy": 1, "tricky": 2, "nasty": 3, "person": 3}
@@ -1322,14 +1324,20 @@ class Table:
             return 0
         try:
             answer = self.cpu.poll(key)
-        except CpuFailed as e:
+        except (CpuFailed, KeyError) as e:
             answer = self._fallback(f"the CPU for seat {mover} failed ({e})")
         if answer is None:
-            return 0
+            limit = due + self._paused_total + CPU_TIMEOUT + self.speed.budget_ms / 1000
+            if now < limit:
+                return 0
+            self.cpu.cancel(key)
+            answer = self._fallback(
+                f"the CPU for seat {mover} did not answer within {CPU_TIMEOUT:.0f} s"
+            )
         self._cpu_pending = None
         try:
             play = self.rules.check(self._state, mover, self.rules.parse_play(self._state, answer))
-        except RulesError as e:
+        except (RulesError, ValueError, TypeError) as e:
             play = self.rules.check(
                 self._state, mover,
                 self.rules.parse_play(self._state, self._fallback(

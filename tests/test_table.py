@@ -574,3 +574,28 @@ def test_an_outbox_nobody_drains_collapses_into_one_reset(
     assert box[0]["snapshot"]["view"]["hand"] is not None
     assert [m["state_no"] for m in box[1:] if m["type"] == "play"] == list(
         range(box[0]["snapshot"]["state_no"] + 1, t.state_no + 1))
+
+
+class SilentCpu(FirstCpu):
+    """A runner whose CPU never answers."""
+
+    def poll(self, key: object) -> str | None:
+        return None
+
+
+def test_a_cpu_that_never_answers_is_given_up_on_after_the_timeout() -> None:
+    from game.table import CPU_TIMEOUT
+
+    clock = FakeClock(1000.0)
+    cfg = {"seats": 2, "target": 99, "hands": [["2C", "3C"], ["4D", "5D"]], "deck": []}
+    t = Table.create("race", cfg, 1, None, clock=clock, cpu=SilentCpu())
+    t.start(t.host_token)
+    due = 1000.0 + SPEEDS["normal"].cpu_wait
+    limit = due + CPU_TIMEOUT + SPEEDS["normal"].budget_ms / 1000
+    clock.t = due
+    assert t.tick() == 0
+    clock.t = limit - 0.01
+    assert t.tick() == 0 and t.warnings == []
+    clock.t = limit
+    assert t.tick() == 1 and t.log == [(0, "2C")]
+    assert "did not answer" in t.warnings[0]
