@@ -125,6 +125,7 @@ import json
 import logging
 import os
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -398,9 +399,12 @@ def _is_seat(seat: object, count: int) -> bool:
 
 
 def _clean_name(name: object) -> str | None:
+    """Whitespace collapsed; None unless 1..NAME_MAX printable characters."""
     if not isinstance(name, str):
         return None
     n = " ".join(name.split())
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in n):
+        return None
     return n if 0 < len(n) <= NAME_MAX else None
 
 

@@ -170,6 +170,8 @@ def test_lobby_sit_take_leave_set_cpu_and_start_permissions() -> None:
     assert t.take_seat(0, "Di").code == "not_allowed"
     assert t.take_seat(9, "Di").code == "bad_request"
     assert t.take_seat(2, "").code == "bad_request"
+    assert t.take_seat(2, "Al\x00ice").code == "bad_request"  # no control characters
+    assert t.take_seat(2, "x" * 25).code == "bad_request"
     di = t.take_seat(2, "Di").data["token"]
     assert t.snapshot(None)["seats"][2]["symbol"] == t.snapshot(None)["seats"][0]["symbol"]
     assert t.snapshot(None)["seats"][1]["symbol"] != t.snapshot(None)["seats"][0]["symbol"]
