@@ -42,6 +42,7 @@ import math
 import os
 import sqlite3
 import time
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -120,6 +121,8 @@ class Settings:
             out.append("name must be some text")
         elif len(self.name.strip()) > NAME_MAX:
             out.append(f"name must be at most {NAME_MAX} characters")
+        elif any(unicodedata.category(ch).startswith("C") for ch in self.name):
+            out.append("name must not hold control characters")
         if self.colour is not None and (not isinstance(self.colour, str) or not self.colour):
             out.append("colour must be a colour name or None")
         if not isinstance(self.sound, bool):

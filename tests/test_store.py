@@ -48,7 +48,8 @@ def test_settings_default_when_missing_and_round_trip(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "change",
     [{"volume": 1.5}, {"volume": float("nan")}, {"name": "  "}, {"name": "x" * 25},
-     {"sound": "yes"}, {"animation": "wild"}, {"table_speed": "ludicrous"}, {"volume": True}],
+     {"name": "A\tb"}, {"sound": "yes"}, {"animation": "wild"}, {"table_speed": "ludicrous"},
+     {"volume": True}],
 )
 def test_bad_settings_are_refused_and_nothing_written(tmp_path: Path, change: dict) -> None:
     store = Store(tmp_path)
