@@ -37,16 +37,17 @@ Failures
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 import sqlite3
 import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import platformdirs
 
@@ -161,6 +162,22 @@ class PointsRow(NamedTuple):
     won: int
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _records(method: _F) -> _F:
+    """Turn SQLite's own errors (disk full, locked, unreadable) into :class:`RecordsError`."""
+
+    @functools.wraps(method)
+    def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as e:
+            raise RecordsError(f"the records database {self.records_path}: {e}") from None
+
+    return wrapper  # type: ignore[return-value]
+
+
 class Store:
     """Settings and records in one data folder (see the module docstring)."""
 
@@ -217,7 +234,8 @@ class Store:
         return Settings()
 
     def save_settings(self, s: Settings) -> None:
-        """Write ``s`` atomically. Raises :class:`SettingsError` (writing nothing) if invalid.
+        """Write ``s`` atomically. Raises :class:`SettingsError` (writing nothing) if invalid,
+        :class:`StoreError` if the folder cannot be written.
 
         An unreadable settings file found by :meth:`settings` is moved aside first, never
         overwritten.
@@ -225,17 +243,20 @@ class Store:
         problems = s.problems()
         if problems:
             raise SettingsError("cannot save settings: " + "; ".join(problems))
-        self.folder.mkdir(parents=True, exist_ok=True)
-        if self._settings_unreadable or self._file_is_unreadable():
-            self._move_aside(self.settings_path)
-            self._settings_unreadable = False
-        tmp = self.settings_path.with_name(SETTINGS_FILE + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(s.to_json(), f, indent=2, sort_keys=True)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.settings_path)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            if self._settings_unreadable or self._file_is_unreadable():
+                self._move_aside(self.settings_path)
+                self._settings_unreadable = False
+            tmp = self.settings_path.with_name(SETTINGS_FILE + ".tmp")
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(s.to_json(), f, indent=2, sort_keys=True)
+                f.write("\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.settings_path)
+        except OSError as e:
+            raise StoreError(f"cannot save the settings in {self.folder}: {e}") from None
         self.settings_problem = None
 
     def _file_is_unreadable(self) -> bool:
@@ -264,6 +285,12 @@ class Store:
     def _conn(self) -> sqlite3.Connection:
         if self._db is not None:
             return self._db
+        try:
+            return self._open()
+        except OSError as e:
+            raise RecordsError(f"cannot open the records in {self.folder}: {e}") from None
+
+    def _open(self) -> sqlite3.Connection:
         path = self.records_path
         existed = path.exists() and path.stat().st_size > 0
         if not existed:
@@ -323,6 +350,7 @@ class Store:
         self._db = db
         return db
 
+    @_records
     def record_game(self, result: Mapping[str, Any]) -> bool:
         """Add a finished game to the records; ``False`` if this ``table_id`` was recorded.
 
@@ -370,6 +398,7 @@ class Store:
                 )
         return True
 
+    @_records
     def points(self) -> list[PointsRow]:
         """Every person's totals, most points first (then most wins, then by name)."""
         rows = self._conn().execute(
@@ -377,12 +406,14 @@ class Store:
         )
         return [PointsRow(*r) for r in rows]
 
+    @_records
     def person(self, name: str) -> PointsRow | None:
         row = self._conn().execute(
             "SELECT name, points, played, won FROM people WHERE name = ?", (name.strip(),)
         ).fetchone()
         return PointsRow(*row) if row else None
 
+    @_records
     def solo_best(self, rules: str) -> tuple[int, int] | None:
         """``(turns, seed)`` of the best solo game of ``rules`` (``"classic"``...), or None."""
         row = self._conn().execute(
@@ -390,10 +421,12 @@ class Store:
         ).fetchone()
         return (row[0], int(row[1])) if row else None
 
+    @_records
     def solo_bests(self) -> dict[str, tuple[int, int]]:
         rows = self._conn().execute("SELECT rules, turns, seed FROM solo ORDER BY rules")
         return {r: (t, int(s)) for r, t, s in rows}
 
+    @_records
     def record_solo(self, rules: str, turns: int, seed: int) -> bool:
         """Keep ``turns`` as the best of ``rules`` if it is fewer than the best so far.
 

@@ -16,6 +16,7 @@ from game.store import (
     Settings,
     SettingsError,
     Store,
+    StoreError,
     data_dir,
 )
 
@@ -174,3 +175,15 @@ def test_foreign_sqlite_database_is_refused_untouched(tmp_path: Path) -> None:
     with pytest.raises(RecordsError, match="not a Tee Table"):
         Store(tmp_path).solo_best("classic")
     assert path.read_bytes() == before
+
+
+def test_a_folder_that_cannot_be_written_gives_clear_errors(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the data folder should be", encoding="utf-8")
+    store = Store(blocker)
+    assert store.settings() == Settings()  # reading never fails
+    with pytest.raises(StoreError, match="cannot save the settings"):
+        store.save_settings(Settings(name="Gil"))
+    with pytest.raises(RecordsError):
+        store.points()
+    assert blocker.read_text(encoding="utf-8").startswith("a file")
