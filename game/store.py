@@ -32,7 +32,10 @@ Failures
   otherwise good file falls back to that value's default (and is named in the problem text).
 * A records database that is corrupt or belongs to another program raises
   :class:`RecordsError` (with the path in the message) from the records methods only; the file
-  is left untouched, and settings keep working.
+  is left untouched, and settings keep working. Any other SQLite failure (disk full, locked)
+  is a :class:`RecordsError` too.
+* A folder that cannot be written: :meth:`Store.save_settings` raises :class:`StoreError`.
+  Every error of this module is a :class:`StoreError`, so ``except StoreError`` covers all.
 """
 
 from __future__ import annotations
