@@ -281,3 +281,61 @@ def test_hypothesis_prefixes_round_trip_and_replay(rules: str, seats: int, seed:
 def test_replay_reports_the_bad_play() -> None:
     with pytest.raises(RulesError, match="play 1"):
         RULES.replay({"rules": "classic", "seats": 4}, 1, [(0, "5:a30+5")])
+
+
+def naive_splits(s: TrackState, total: int) -> list[str]:
+    """Split plays straight from the rules: every first part on the board, the board after it
+    rebuilt from scratch, every second part on that board (no shortcuts)."""
+    from game.rules.track import engine as E
+
+    cfg = s.cfg
+    seat = s.turn
+    kinds = (("f", "f"),) if total == 7 else (("f", "b"), ("b", "f"))
+    cols = E.controlled(cfg, seat, s.pegs)
+    out = []
+    for k1, k2 in kinds:
+        movers, _ = E._movers(s.pegs, cols)
+        for loc1, pid1 in movers:
+            for a in range(1, total):
+                occ, rm, hm = E._boards(cfg, s.pegs)
+                for to1, b1 in E._dests(cfg, k1, pid1, loc1, a, rm, hm, occ):
+                    pegs2 = list(s.pegs)
+                    pegs2[pid1] = to1
+                    for q, _qf, qt in b1:
+                        pegs2[q] = qt
+                    o2, r2, h2 = E._boards(cfg, pegs2)
+                    if cfg.rules == E.CLASSIC and cfg.seven and cfg.mode == "teams":
+                        cols2 = E.controlled(cfg, seat, pegs2)
+                    else:
+                        cols2 = cols
+                    movers2, _ = E._movers(pegs2, cols2)
+                    for loc2, pid2 in movers2:
+                        if pid2 == pid1:
+                            continue
+                        for to2, b2 in E._dests(cfg, k2, pid2, loc2, total - a, r2, h2, o2):
+                            p = Play(total, ((k1, pid1, loc1, to1, a),
+                                             (k2, pid2, loc2, to2, total - a)), (b1, b2))
+                            out.append(p.token)
+    return out
+
+
+@pytest.mark.parametrize("conf", [
+    {"rules": "classic", "seats": 4}, {"rules": "classic", "seats": 4, "seven_to_partner": False},
+    {"rules": "classic", "seats": 6, "teams": 3}, {"rules": "classic", "seats": 8, "teams": 2},
+    {"rules": "team", "seats": 4}, {"rules": "team", "seats": 6, "teams": 2},
+    {"rules": "team", "seats": 3}, {"rules": "classic", "seats": 5}])
+def test_split_generation_matches_the_plain_rules(conf: dict[str, Any]) -> None:
+    checked = 0
+    for seed in range(4):
+        for s in sampled_states(conf, seed, 3):
+            if s.turn < 0:
+                continue
+            ranks = {c >> 2 for c in s.hands[s.turn]}
+            legal = [p.token for p in RULES.legal_plays(s) if "," in p.token]
+            want: list[str] = []
+            for total in (7, 9):
+                if total in ranks and (total == 7 or s.cfg.conf["rules"] == "team"):
+                    want += naive_splits(s, total)
+            assert legal == want
+            checked += bool(want)
+    assert checked > 10
