@@ -46,11 +46,15 @@ All intents take the caller's token and return a :class:`Result` (``ok``, ``code
 * Speed: ``set_speed(host_token, name)`` any time; names in :data:`SPEEDS`. Animations still
   playing when the speed changes finish at the new speed (their remaining time is rescaled).
   :meth:`Table.event_duration` gives the client the same animation numbers the table paces by.
-* Connections (remote people): ``connect(token)`` (also a rejoin; pauses until that person is
-  ready) and ``disconnect(token)``. When a disconnected person (or one who never connected) is
-  to move, a stand-in CPU (:data:`STAND_IN_LEVEL`) plays for them after ``Speed.grace`` seconds
-  of table time (counted from the later of the drop, the turn, the animations' end); they take
-  over again on reconnect. Local seats are always connected.
+* Connections (remote people): ``connect(token)`` and ``disconnect(token)``. A person's first
+  connection while the game is on (a new join, or the first rejoin after the table was resumed)
+  pauses the table (reason ``joining``) until they tap Ready. A reconnection after a drop does
+  not pause anyone: the game kept going and they catch up (seed 000: "You can switch apps
+  anytime. The game keeps going and catches you up when you return"). When a disconnected
+  person (or one who never connected) is to move, a stand-in CPU (:data:`STAND_IN_LEVEL`)
+  plays for them after ``Speed.grace`` seconds of table time (counted from the later of the
+  drop, the turn, the animations' end); they take over again on reconnect. Local seats are
+  always connected.
 * ``hand_to_cpu(token, seat, level)``: a person hands their own seat to a CPU for good, or the
   host hands a disconnected person's seat.
 * Hot seat: ``screen_owner()``, ``cover_needed()``, ``tap_in(token)``.
@@ -353,6 +357,7 @@ class _Seat:
     connected: bool = False
     ready: bool = False
     joining: bool = False
+    seen: bool = False  # connected at some point since this Table object was built
     dropped_at: float | None = None  # table time when a remote person dropped
     left: str | None = None  # the name of the person who handed this seat to a CPU
 
@@ -601,7 +606,7 @@ class Table:
             if name is None:
                 raise TableError(f"seat {i}: a person needs a name of 1..{NAME_MAX} characters")
             return _Seat(i, "person", name, sp.level, secrets.token_urlsafe(12), sp.local,
-                         connected=sp.local, ready=sp.local)
+                         connected=sp.local, ready=sp.local, seen=sp.local)
         return _Seat(i, "cpu", _cpu_name(sp.level), sp.level, secrets.token_urlsafe(12), False)
 
     def _header(self) -> dict[str, Any]:
@@ -665,7 +670,7 @@ class Table:
         # them after the grace period, counted from now).
         for s in table._seats:
             if s.kind == "person":
-                s.connected = s.local
+                s.connected = s.seen = s.local
                 s.ready = False
                 s.joining = False
                 s.dropped_at = None if s.local else now
@@ -919,7 +924,8 @@ class Table:
         if old.kind != "cpu":
             return self._no("not_allowed", f"seat {seat} is taken by {old.name}")
         new = _Seat(seat, "person", clean, old.level, secrets.token_urlsafe(12), bool(local),
-                    team=old.team, symbol=old.symbol, connected=True, ready=bool(local))
+                    team=old.team, symbol=old.symbol, connected=True, ready=bool(local),
+                    seen=True)
         self._seats[seat] = new
         self._worth[seat] = self._seat_worth(new)
         self._record({"t": "seat", **new.to_record()})
@@ -986,7 +992,7 @@ class Table:
             x.ready = True
             x.joining = False
             if not x.connected:
-                x.connected, x.dropped_at = True, None
+                x.connected, x.dropped_at, x.seen = True, None, True
         if self.host_seat is not None and s.index == self.host_seat:
             self._host_ready = True
         self._refresh(self._now())
@@ -1166,16 +1172,23 @@ class Table:
     # ------------------------------------------------------------------ connections
 
     def connect(self, token: str) -> Result:
-        """A remote person (re)joins their seat; the table waits until they tap Ready."""
+        """A remote person connects to their seat (see the module docstring: joining)."""
         s = self._person_seat(token)
         if s is None:
             return self._no("bad_token", "bad token")
         if s.local:
             return self._no("not_allowed", "a local seat is always connected")
+        back = s.seen and self.phase == "playing"
         s.connected = True
         s.dropped_at = None
-        s.ready = False
-        s.joining = self.phase == "playing"
+        s.seen = True
+        if back:
+            # back after a drop: the game went on, they catch up (ready unless a pause is on)
+            s.ready = self._paused_by == "-"
+            s.joining = False
+        else:
+            s.ready = False
+            s.joining = self.phase == "playing"
         self._drop_cpu_request()
         self._refresh(self._now())
         return self._ok(f"{s.name} is connected", seat=s.index)

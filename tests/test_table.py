@@ -231,18 +231,44 @@ def test_stand_in_after_grace_then_person_takes_over() -> None:
     assert t.log[-1] == (1, "4D") and t.standin_plays == 1
     assert t.snapshot(0)["seats"][1]["standin"] is True
     assert t.submit(ann, "3C", 2).ok
-    # Bob comes back before the next grace runs out: the table waits for his Ready
+    # Bob comes back before the next grace runs out: no pause, he just catches up and plays
     clock.t = 1040.0
     assert t.connect(bobt).ok
-    assert t.pause_reasons() == [{"reason": "joining", "seats": [1]}]
-    clock.t = 1100.0
-    assert t.tick() == 0
-    assert t.ready(bobt).ok
+    assert t.pause_reasons() == []
+    assert t.snapshot(0)["seats"][1]["standin"] is False
     assert t.next_due() is None  # Bob is here: no stand-in
     clock.t = 1200.0
     assert t.tick() == 0
     assert t.submit(bobt, "6D", 3).ok
     assert t.standin_plays == 1
+
+
+def test_a_first_connection_mid_game_waits_for_ready_but_a_return_during_a_pause_must_ready(
+) -> None:
+    clock = FakeClock(1000.0)
+    bob = SeatSpec("person", "Bob")
+    t = two_seat(clock, [["2C", "3C", "4C"], ["4D", "5D", "6D"]], [], target=99, second=bob)
+    ann, bobt = t.token(0), t.token(1)
+    t.start(t.host_token)  # Bob has not shown up: the game goes on without him
+    assert t.pause_reasons() == []
+    assert t.connect(bobt).ok  # his first connection: everyone waits for his Ready
+    assert t.pause_reasons() == [{"reason": "joining", "seats": [1]}]
+    assert t.submit(ann, "2C", 0).code == "paused"
+    assert t.ready(bobt).ok
+    assert t.submit(ann, "2C", 0).ok
+    # Bob drops; Ann pauses; Bob returns while the pause is on: he must tap Ready too
+    t.disconnect(bobt)
+    t.pause(ann)
+    t.ready(ann)
+    assert t.pause_reasons() == []  # only connected people count
+    t.pause(ann)
+    t.connect(bobt)
+    assert t.pause_reasons() == [
+        {"reason": "paused", "by": 0, "name": "Ann"}, {"reason": "ready", "seats": [0, 1]},
+    ]
+    t.ready(ann)
+    t.ready(bobt)
+    assert t.pause_reasons() == []
 
 
 def test_grace_counts_from_the_drop_and_stops_while_paused() -> None:
