@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from game.rules.api import GameOver, IllegalPlay, NotationError, NotYourTurn, RulesError
 from game.rules.cards import Rng
 from game.rules.track import RULES
-from game.rules.track.engine import HOME0, START, Play, TrackState
+from game.rules.track.engine import HOME0, START, Play, TrackState, _boards
 
 # (config, games)
 CONFIGS: list[tuple[dict[str, Any], int]] = [
@@ -116,6 +116,8 @@ def play_game(conf: dict[str, Any], seed: int, thorough: bool) -> tuple[TrackSta
         if thorough:
             check_board(s)
             check_cards(s)
+            # the board kept up to date play by play equals one built from the pegs
+            assert s._board is None or tuple(s._board) == _boards(s.cfg, s.pegs)
         assert len(log) < limit, "game does not end"
     check_cards(s)
     check_board(s)
