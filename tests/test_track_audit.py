@@ -1513,7 +1513,9 @@ def test_played_games_agree_with_the_independent_reading_and_turn_flow(
             if not heavy or step % 5 == 0:
                 assert set(got) == set(Ref(text).legal()), text
                 # the position line says everything that decides the legal plays
-                assert RULES.legal_tokens(RULES.parse_position(text)) == got
+                back = RULES.parse_position(text)
+                assert RULES.format_position(back) == text
+                assert RULES.legal_tokens(back) == got
             seat = s.turn
             tok = rng.choice(got)
             s2, ev = RULES.apply(s, seat, tok)
@@ -1594,6 +1596,7 @@ def test_team_seating_alternates(rules: str, seats: int, teams: int) -> None:
 
 def test_filtered_events_hide_other_hands_and_draws() -> None:
     s, ev = RULES.start({"rules": "classic", "seats": 4}, 8)
+    assert sorted(ev[0]["hands"][1]) == sorted(s.hands[1])  # b has not drawn yet
     for seat in (0, 1, None):
         fe = RULES.filter_events(ev, seat)
         deal = next(e for e in fe if e["type"] == "deal")
