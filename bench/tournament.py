@@ -77,6 +77,7 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, 
         from game.rules.layout import RULES  # type: ignore[no-redef]
 
         state = RULES.new_game({"seats": 2}, seed)
+        nteams = 2
         level_of = [a if s == a_side else b for s in range(2)]
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
     a_times: list[float] = []
@@ -91,7 +92,7 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, 
         dt = (time.perf_counter() - t0) * 1000.0
         if len(legal) > 1:
             times[lvl].append(dt)
-            if game == "track" and (seat % nteams == a_side) or game == "layout" and seat == a_side:
+            if (seat % nteams if game == "track" else seat) == a_side:
                 a_times.append(dt)
         state, _ = RULES.apply(state, seat, tok)
         plays += 1

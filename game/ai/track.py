@@ -56,6 +56,8 @@ JOKER_TAKE = 0.5  # how often an opponent with a joker spends it on our best rin
 EASY_OUT = 8.0  # Easy likes coming out
 EASY_SMART = 0.5  # how often Easy sees what a move is really worth (8 back, partner bumps)
 EASY_NOISE = 6.0  # Easy's whims (uniform 0..this added to each play's score)
+BUDGET_USE = 0.9  # Nasty plans to finish within this share of its budget
+ROLLOUT_ROUNDS = 1.0  # Nasty's rollouts: rounds of play after its move (1 = back to its turn)
 KEEP = 1.0  # weight of the cards-kept term
 KEEP_THREAT = 0.6  # an opponent peg we can hit with a card we keep
 
@@ -480,7 +482,7 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
     budget (minus the time one more sample is expected to take) is spent, or ``max_samples``.
     """
     t0 = time.perf_counter()
-    deadline = t0 + budget_ms / 1000.0
+    deadline = t0 + BUDGET_USE * budget_ms / 1000.0
     st, plays = _state_and_plays(view, legal, seed)
     SearchStats.samples = 0
     SearchStats.candidates = 0
@@ -507,7 +509,7 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
         return plays[cand[0]].token
     SearchStats.candidates = len(cand)
     totals = [0.0] * len(cand)
-    n = cfg.n
+    depth = int(ROLLOUT_ROUNDS * cfg.n) - 1
     k = 0
     per = 0.0
     while max_samples is None or k < max_samples:
@@ -518,14 +520,14 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
         for j, i in enumerate(cand):
             s, _ = apply_play(det, seat, plays[i], events=False)
             plies = 0
-            while s.turn >= 0 and s.turn != seat and plies < n - 1:
+            while s.turn >= 0 and plies < depth:
                 lg = gen_legal(s)
                 s, _ = apply_play(s, s.turn, lite_choice(s, s.turn, lg), events=False)
                 plies += 1
             if s.turn < 0:
                 totals[j] += WIN if s.winner == team else -WIN
                 continue
-            leaf_know = Know(s, seat) if s.turn == seat else know
+            leaf_know = Know(s, seat)
             totals[j] += evaluate(s, s.pegs, team, leaf_know, s.hands[seat], seat)
         k += 1
         el = time.perf_counter() - now
@@ -583,9 +585,9 @@ def explain(view: Mapping[str, Any], token: str, seed: int = 0) -> str:
         elif kind == "t":
             oc = n // PEGS
             who = "your partner " if team_of[oc] == team else ""
-            bits.append(f"trades places with {who}{_colour(oc)}, "
-                        f"{'gaining' if (peg_value(st, pid, to) > peg_value(st, pid, frm)) else 'moving'}"
-                        f" {abs(int(peg_value(st, pid, to) - peg_value(st, pid, frm)))} holes")
+            gain = int(peg_value(st, pid, to) - peg_value(st, pid, frm))
+            verb = "gaining" if gain > 0 else "giving up"
+            bits.append(f"trades places with {who}{_colour(oc)}, {verb} {abs(gain)} holes")
         elif to >= HOME0 and frm < HOME0:
             bits.append(f"takes a peg home (to home {to - HOME0})")
         elif kind == "b" and frm < HOME0 and to < HOME0 and cfg.rules != TEES and \
