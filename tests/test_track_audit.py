@@ -385,6 +385,32 @@ def test_tees_finished_seat_moves_partner_pegs_with_partner_blocking_rules() -> 
     assert RULES.controlled(RULES.parse_position(p), 0) == [2]
 
 
+def test_tees_six_seats_partner_is_straight_across() -> None:
+    # 6 seats teams3: a's partner is d (side 3), b and c are opponents.
+    # a10; d12 (partner); b11 (opponent). A: come out onto 8; a10 -> 11 bumps b.
+    # 2: a10 -> 12 = partner: last resort (other plays exist). 5: passes the partner: no.
+    # K: come out.
+    p = P("tees", {"a": "s,s,s,s,10", "b": "s,s,s,s,11", "d": "s,s,s,s,12"}, "AC,2C,5C,KC",
+          seats=6)
+    assert legal(p) == ["A:as", "A:a10+1", "K:as"]
+    # with only the 2 and the 5 left, the landing on d is the one play: d goes to start
+    p = P("tees", {"a": "s,s,s,s,10", "b": "s,s,s,s,11", "d": "s,s,s,s,12"}, "2C,5C", seats=6)
+    assert legal(p) == ["2:a10+2"]
+    p2, ev = play(p, "2:a10+2")
+    assert pegs(p2, "d") == "s,s,s,s,s" and bumps(ev) == [(3, 12, "s")]
+    # c is an opponent at 6 seats: passing it is free, landing bumps it
+    p = P("tees", {"a": "s,s,s,s,10", "c": "s,s,s,12,15"}, "5C", seats=6)
+    assert legal(p) == ["5:a10+5"]
+    assert bumps(play(p, "5:a10+5")[1]) == [(2, 15, "s")]
+
+
+def test_tees_finished_seat_jack_trades_partner_pegs_only() -> None:
+    # a home; it moves c. J: c10 with b30 (a's home pegs are never traded; c's own pegs
+    # never trade with each other).
+    p = P("tees", {"a": "h1,h2,h3,h4,h5", "b": "s,s,s,s,30", "c": "s,s,s,10,20"}, "JC")
+    assert legal(p) == ["J:c10x30", "J:c20x30"]
+
+
 def test_tees_team_wins_when_partner_pegs_are_home() -> None:
     # a done; c's last peg on 38 is 1 short of its in-spot 39: a 2 -> h1. The team (a, c)
     # has every peg home: the game is over and seats 0 and 2 win.
