@@ -841,6 +841,17 @@ def test_classic_win_and_partner_takeover() -> None:
     assert RULES.controlled(RULES.parse_position(p2), 0) == [2]
 
 
+def test_free_for_all_and_head_to_head_win_alone() -> None:
+    # ffa (3 seats): a team is one colour: a's last peg home wins for seat 0 alone.
+    p = P("classic", {"a": "1,h2,h3,h4,h5", "c": "h1,h2,h3,h4,40"}, "3C", seats=3)
+    p2, ev = play(p, "3:a1+3h")
+    assert ev[-1]["type"] == "game_over" and ev[-1]["winners"] == [0]
+    # h2h: b (side 2, in-spot 39) from 37 with a 3: 2 to the in-spot, then h1.
+    p = P("team", {"b": "37,h2,h3,h4,h5"}, "3C", seats=2, turn="b")
+    p2, ev = play(p, "3:b37+3h")
+    assert ev[-1]["winners"] == [1] and field(p2, "turn") == "-"
+
+
 def test_classic_draw_pile_runs_out_discards_reshuffled() -> None:
     # pile empty, 141 discards (162 - 6 - 15). a plays its 5 (142 discards); b must draw: the
     # 142 discards become the new pile, b draws one: pile 141, discards 0, b holds 6.
