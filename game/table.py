@@ -114,12 +114,14 @@ changed hands or level), ``{"t": "start"}``, ``{"t": "undo", "n"}``, ``{"t": "sp
 Each record is flushed and fsync'd as it is written, so a crash loses nothing.
 :meth:`Table.resume` rebuilds the exact state by replay with the same seats and tokens (remote
 people start disconnected and rejoin with ``connect``; every person must tap Ready again).
-``fsync=False`` (create/resume) skips the fsync, for tests and benchmarks only. A file that is not a
-Tee Table save raises :class:`ForeignSave`; one that is damaged raises :class:`CorruptSave`; a
-newer format raises :class:`SaveVersionError`; none is ever written to. A torn last line (a
-crash mid-write: no final newline) is dropped with a warning (:attr:`Table.warnings`) and cut
-off before the next record is appended. :meth:`Table.create` refuses an existing ``save_path``
-(:class:`SaveExists`).
+``fsync=False`` (create/resume) skips the fsync, for tests and benchmarks only. If a record
+cannot be written (disk full...), the game goes on unsaved: :attr:`Table.save_error` (also in
+:meth:`Table.public`) says why, and the file stays a replayable prefix of the game. A file that
+is not a Tee Table save raises :class:`ForeignSave`; one that is damaged raises
+:class:`CorruptSave`; a newer format raises :class:`SaveVersionError`; none is ever written to.
+A torn last line (a crash mid-write: no final newline) is dropped with a warning
+(:attr:`Table.warnings`) and cut off before the next record is appended. :meth:`Table.create`
+refuses an existing ``save_path`` (:class:`SaveExists`).
 """
 
 from __future__ import annotations
@@ -422,13 +424,12 @@ class _SaveFile:
     def __init__(self, path: Path, *, fsync: bool, create: bool) -> None:
         self.path = path
         self.fsync = fsync
-        if create:
-            try:
-                self._f = open(path, "x", encoding="utf-8", newline="\n")  # noqa: SIM115
-            except FileExistsError:
-                raise SaveExists(f"{path} already exists; a save is never overwritten") from None
-        else:
-            self._f = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
+        try:
+            self._f = open(path, "x" if create else "a", encoding="utf-8", newline="\n")  # noqa: SIM115
+        except FileExistsError:
+            raise SaveExists(f"{path} already exists; a save is never overwritten") from None
+        except OSError as e:
+            raise SaveError(f"cannot open the save file {path}: {e}") from None
 
     def append(self, record: Mapping[str, Any]) -> None:
         self._f.write(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n")
@@ -543,6 +544,8 @@ class Table:
         self._save: _SaveFile | None = None
         self._replaying = False
         self.warnings: list[str] = []
+        #: Why saving stopped (the disk filled up...), or None while every play is saved.
+        self.save_error: str | None = None
         self.cpu_plays = 0
         self.standin_plays = 0
 
@@ -568,7 +571,7 @@ class Table:
         rules = game if not isinstance(game, str) else rules_for(game)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise TableError(f"seed must be an int in 0..2**64-1, not {seed!r}")
-        if speed not in SPEEDS:
+        if not isinstance(speed, str) or speed not in SPEEDS:
             raise TableError(f"unknown speed {speed!r} (expected one of {', '.join(SPEEDS)})")
         norm = rules.normalize_config(config)
         count = rules.seat_count(rules.new_game(norm, seed))
@@ -578,7 +581,7 @@ class Table:
         built: list[_Seat] = []
         for i, sp in enumerate(specs):
             built.append(cls._seat_from_spec(i, sp))
-        if host_seat is not None and not (0 <= host_seat < count):
+        if host_seat is not None and not _is_seat(host_seat, count):
             raise TableError(f"host_seat {host_seat} is not a seat (0..{count - 1})")
         if host_seat is not None and built[host_seat].kind != "person":
             raise TableError(f"host_seat {host_seat} is not a person's seat")
@@ -654,6 +657,10 @@ class Table:
             ) from None
         if len(seats) != rules.seat_count(table._state):
             raise CorruptSave(f"{path}: the header's seats do not match the game")
+        if host_seat is not None and not (
+            _is_seat(host_seat, len(seats)) and seats[host_seat].kind == "person"
+        ):
+            raise CorruptSave(f"{path}: the header's host seat {host_seat!r} is not a person")
         table._replaying = True
         for rec in records:
             try:
@@ -737,8 +744,19 @@ class Table:
             raise ValueError(f"unknown record type {t!r}")
 
     def _record(self, rec: dict[str, Any]) -> None:
-        if self._save is not None and not self._replaying:
+        if self._save is None or self._replaying:
+            return
+        try:
             self._save.append(rec)
+        except OSError as e:
+            # Keep playing, but write nothing more: the file stays a replayable prefix (a torn
+            # last line is dropped on resume), never a file with a gap in it.
+            msg = f"saving stopped: cannot write {self._save.path} ({e}); the game goes on unsaved"
+            log.error(msg)
+            self.warnings.append(msg)
+            self.save_error = msg
+            self._save.close()
+            self._save = None
 
     def close(self) -> None:
         """Close the save file (the CPU runner belongs to the caller)."""
@@ -1403,6 +1421,7 @@ class Table:
             "screen_owner": self.screen_owner(), "cover": self.cover_needed(),
             "turns": self.turns, "outcome": self.outcome() if self.phase == "over" else None,
             "points": {str(k): v for k, v in self.points().items()},
+            "save_error": self.save_error,
         }
 
     def _snapshot(self, seat: int | None) -> dict[str, Any]:

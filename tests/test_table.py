@@ -627,3 +627,33 @@ def test_a_cpu_that_never_answers_is_given_up_on_after_the_timeout() -> None:
     clock.t = limit
     assert t.tick() == 1 and t.log == [(0, "2C")]
     assert "did not answer" in t.warnings[0]
+
+
+def test_a_save_that_cannot_be_written_stops_saving_and_the_game_goes_on(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from game import table as table_mod
+
+    clock = FakeClock()
+    cfg = {"seats": 2, "target": 99, "hands": [["2C", "3C"], ["4D", "5D"]], "deck": []}
+    path = tmp_path / "t.tee"
+    t = Table.create("race", cfg, 1, [ANN, SeatSpec("person", "Bo", local=True)], clock=clock,
+                     host_seat=0, save_path=path, cpu=FirstCpu())
+    t.start(t.host_token)
+    assert t.submit(t.token(0), "2C", 0).ok
+    real_append = table_mod._SaveFile.append
+
+    def disk_full(self: object, record: dict) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(table_mod._SaveFile, "append", disk_full)
+    assert t.submit(t.token(1), "4D", 1).ok  # the play stands; saving stops
+    assert t.save_error and "No space left" in t.save_error
+    assert t.public()["save_error"] == t.save_error and t.save_path is None
+    monkeypatch.setattr(table_mod._SaveFile, "append", real_append)
+    assert t.submit(t.token(0), "3C", 2).ok
+    # the file is what was saved before the failure, and nothing after it
+    again = Table.resume(path, clock=clock, cpu=FirstCpu())
+    assert again.log == [(0, "2C")]
+    with pytest.raises(TableError, match="cannot open the save file"):
+        Table.create("race", cfg, 1, None, clock=clock, save_path=tmp_path / "no" / "dir.tee")
