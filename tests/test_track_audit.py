@@ -558,6 +558,21 @@ def test_classic_turning_in_optional_exact_count_and_own_home_pegs_block() -> No
     assert pegs(play(p, "5:a3+5h")[0], "a") == "s,s,s,s,h5"
 
 
+def test_classic_and_team_home_has_five_holes_exact_count() -> None:
+    # a3 stands on its in-spot: 6, 9, T would be home 6, 9, 10: ring only.
+    p = P("classic", {"a": "s,s,s,s,3"}, "6C,9C,TC")
+    assert legal(p) == ["6:a3+6", "9:a3+9", "T:a3+10"]
+    # a2 is 1 short of the in-spot: 6 = 1 + h5 (or the ring); 7 = 1 + h6: ring only.
+    p = P("classic", {"a": "s,s,s,s,2"}, "6C,7C")
+    assert legal(p) == ["6:a2+6", "6:a2+6h", "7:a2+7"]
+    # team: a0 (3 short) with a 9: 3 + h6 is too far: ring only; splits 8 + 1 reach h5.
+    p = P("team", {"a": "s,s,s,s,0"}, "9C")
+    assert legal(p) == ["9:a0+9"]
+    p = P("team", {"a": "s,s,s,s,3", "c": "h1,h2,h3,h4,h5"}, "6C,9C,TC,QC")
+    # c is home: only a moves; from the in-spot 6/9/10 stay on the ring; Q: a comes out (8).
+    assert legal(p) == ["6:a3+6", "9:a3+9", "T:a3+10", "Q:as", "Q:a3+10"]
+
+
 def test_classic_passing_other_colours_is_free_landing_bumps() -> None:
     # a10 with a 9 passes b12, c13, d15 and lands on b19: b19 goes to start.
     p = P("classic", {"a": "s,s,s,s,10", "b": "s,s,s,12,19", "c": "s,s,s,s,13",
