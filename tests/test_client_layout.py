@@ -11,7 +11,9 @@ from game.client import screens
 from game.client.app import App
 from game.client.layout_scene import LayoutTableScene
 from game.client.lobby import LobbyScene
-from game.client.testing import click, frames, key, make_app
+from game.client.session import LocalSession
+from game.client.table_scene import open_table
+from game.client.testing import FixedStart, click, frames, key, make_app
 from game.cpu_worker import SyncCpu
 from game.rules.cards import parse_card
 from game.rules.layout import RULES as LAYOUT
@@ -30,6 +32,7 @@ def app(tmp_path: Path):
     a = make_app(tmp_path)
     a.make_cpu = SyncCpu  # type: ignore[method-assign]
     a.virtual_time = 0.0
+    a.hint_processes = False
     frames(a)
     yield a
     for s in a.scenes:
@@ -88,10 +91,13 @@ def test_four_players_play_to_a_hand_win_by_clicks(app: App) -> None:
 
 
 def _wild_choice(app: App) -> LayoutTableScene:
-    table = open_trash(app)
-    s = table.session
-    s.table._state = LAYOUT.parse_position(WILD_POSITION)
-    s.views[0] = LAYOUT.view(s.table._state, 0)
+    # the table starts in the hand-written position (its public API: a rules object whose
+    # new game is that position)
+    s = LocalSession("layout", {"seats": 4}, speed="blitz", cpu=SyncCpu(),
+                     clock=app.table_clock, rules=FixedStart(LAYOUT, WILD_POSITION))
+    assert s.sit(0, "Player").ok and s.start().ok
+    table = app.push(open_table(app, s))
+    assert isinstance(table, LayoutTableScene)
     for _ in range(20):
         app.frame(0.5)  # let the opening animations finish
     table.timeline.finish()

@@ -6,17 +6,20 @@ whole game takes seconds and nothing depends on the wall clock.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
 
 from game.client import screens
 from game.client.app import App
+from game.client.describe import describe_parts
 from game.client.lobby import LobbyScene
 from game.client.session import LocalSession
-from game.client.table_scene import TrackTableScene, describe_token
-from game.client.testing import click, frames, key, make_app
+from game.client.table_scene import TrackTableScene, describe_token, open_table
+from game.client.testing import FixedStart, click, frames, key, make_app
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
 from game.store import Store
@@ -32,6 +35,7 @@ def app(tmp_path: Path):
     a = make_app(tmp_path)
     a.make_cpu = SyncCpu  # type: ignore[method-assign]
     a.virtual_time = 0.0
+    a.hint_processes = False
     frames(a)
     yield a
     for s in a.scenes:
@@ -98,15 +102,21 @@ def test_local_tees_table_plays_to_the_end_and_records_points(app: App,
     assert isinstance(app.top, screens.TitleScene)
 
 
-def _force_position(session: LocalSession, text: str) -> None:
-    """Put the started table in a hand-written position (test setup only)."""
-    session.table._state = TRACK.parse_position(text)
-    session.views[0] = TRACK.view(session.table._state, 0)
+def open_fixed_table(app: App, position: str = SPLIT_POSITION) -> TrackTableScene:
+    """A started local classic table in a hand-written position (the table's public API: a
+    rules object whose new game is that position), person in seat 0, CPUs elsewhere."""
+    session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz",
+                           cpu=SyncCpu(), clock=app.table_clock,
+                           rules=FixedStart(TRACK, position))
+    assert session.sit(0, "Player").ok and session.start().ok
+    table = app.push(open_table(app, session))
+    assert isinstance(table, TrackTableScene)
+    frames(app)
+    return table
 
 
 def test_split_seven_chosen_by_clicks(app: App) -> None:
-    table = open_local_table(app)
-    _force_position(table.session, SPLIT_POSITION)
+    table = open_fixed_table(app)
     frames(app)
     assert table.my_turn()
     g = table.geom
@@ -130,8 +140,7 @@ def test_split_seven_chosen_by_clicks(app: App) -> None:
 
 
 def test_split_can_start_with_either_peg_and_full_count_plays_at_once(app: App) -> None:
-    table = open_local_table(app)
-    _force_position(table.session, SPLIT_POSITION)
+    table = open_fixed_table(app)
     frames(app)
     g = table.geom
     assert g is not None
@@ -144,8 +153,7 @@ def test_split_can_start_with_either_peg_and_full_count_plays_at_once(app: App) 
 
 
 def test_undo_and_clear_the_choice_in_progress(app: App) -> None:
-    table = open_local_table(app)
-    _force_position(table.session, SPLIT_POSITION)
+    table = open_fixed_table(app)
     frames(app)
     g = table.geom
     assert g is not None
@@ -232,18 +240,43 @@ def test_solo_undo_takes_back_the_last_turn(app: App) -> None:
     assert table.public["turns"] == 0
 
 
+DESCRIBE_POSITION = (
+    "classic 4 teams2 jokers=on seven=on a:s,s,0,12,40 b:s,s,s,s,36 c:s,s,s,s,45 "
+    "d:s,s,s,s,s turn=a hand=JK,5S,6D,7C,KC,2D cards=6,5,5,5 pile=141 discards=0"
+)
+
+
 def test_plays_are_described_for_people() -> None:
-    assert describe_token("7:a12+3,c40+4") == "7: Red 12 +3, then Yellow 40 +4"
-    assert describe_token("6:a0+6h") == "6: Red 0 +6 home"
-    assert describe_token("K:bs") == "King: bring a Blue peg out"
-    assert describe_token("J:a12x40") == "Jack: Red 12 swaps with 40"
-    assert describe_token("JK:as>40") == "Joker: Red start jumps to 40"
-    assert describe_token("9:x") == "9: discard"
+    # Red (a) comes out at 8 and turns home at 3 (4 seats). Its ring pegs, by how far they
+    # have come from hole 8: hole 0 (64), hole 40 (32), hole 12 (4): front, 2nd, back.
+    # Blue (b) has one peg out, on 36; Yellow (c) one, on 45.
+    v = TRACK.view(TRACK.parse_position(DESCRIBE_POSITION), 0)
+    assert describe_token("6:a0+6h", v) == "6: Red's front peg +6 into home 3"
+    assert describe_token("6:a0+6", v) == "6: Red's front peg +6"
+    assert describe_token("5:a40+5", v) == "5: Red's 2nd peg +5 (bumps Yellow)"
+    assert describe_token("7:a12+3,a40+4", v) == \
+        "7: Red's back peg +3, then Red's 2nd peg +4"
+    assert describe_token("JK:as>36", v) == \
+        "Joker: a Red peg from start jumps onto Blue's peg"
+    assert describe_token("JK:a40>45", v) == \
+        "Joker: Red's 2nd peg jumps onto Yellow's peg"
+    assert describe_token("K:as", v) == "King: a Red peg comes out"
+    # no moves-list line names a hole number: numbers are counts (+5), home places or ranks
+    for p in TRACK.legal_plays(TRACK.parse_position(DESCRIBE_POSITION)):
+        rest = re.sub(r"home \d", "", describe_token(str(p), v).split(": ", 1)[1])
+        assert re.findall(r"(?<![+\-\w])\d+\b", rest) == [], rest
+    tees = ("tees 4 teams2 jokers=off seven=on a:s,s,s,s,12 b:s,s,s,s,40 c:s,s,s,s,s "
+            "d:s,s,s,s,s turn=a hand=JC,5S,6D,7C,KC,2D cards=6,5,5,5 pile=31 discards=0 "
+            "dealer=d round=1")
+    tv = TRACK.view(TRACK.parse_position(tees), 0)
+    assert describe_token("J:a12x40", tv) == "Jack: Red's peg swaps with Blue's peg"
+    assert describe_parts(9, (("x", -1, 0, 0, 0),), v["pegs"]) == "9: discard"
+    with pytest.raises(ValueError):
+        describe_token("7:a12+3,a40+2", v)  # 5 is not a 7
 
 
 def test_split_chosen_by_keyboard_only(app: App) -> None:
-    table = open_local_table(app)
-    _force_position(table.session, SPLIT_POSITION)
+    table = open_fixed_table(app)
     frames(app)
     key(app, pygame.K_6)  # the 7
     # the cursor is on the first movable peg (a12); Enter takes it
@@ -271,3 +304,73 @@ def test_table_relayouts_on_resize(app: App) -> None:
     assert table.panel.left >= table.board_rect.right
     for h in g.all_holes():
         assert table.board_rect.inflate(2, 2).collidepoint(g.point(h))
+
+
+class _HeldHints:
+    """A hint runner whose answers the test gives by hand (so 'thinking' is observable)."""
+
+    def __init__(self) -> None:
+        from concurrent.futures import Future
+
+        self.asked: list[tuple[Any, ...]] = []
+        self.futures: list[Future[tuple[str, str]]] = []
+        self._make = Future
+
+    def ask(self, game: str, view: Any, legal: list[str], seed: int,
+            budget_ms: float = 300.0) -> Any:
+        self.asked.append((game, legal, seed))
+        f = self._make()
+        f.set_running_or_notify_cancel()  # like a worker busy with it: cannot be cancelled
+        self.futures.append(f)
+        return f
+
+    def close(self) -> None:
+        pass
+
+
+def test_hint_thinks_off_the_frame_then_shows_the_play_and_why(app: App) -> None:
+    held = _HeldHints()
+    app._hints = held
+    table = open_fixed_table(app)
+    key(app, pygame.K_h)
+    assert len(held.asked) == 1 and held.asked[0][0] == "track"
+    assert "7:a12+3,a20+4" in held.asked[0][1]
+    frames(app, 5)  # frames go on while it thinks; H again does not ask twice
+    key(app, pygame.K_h)
+    assert len(held.asked) == 1
+    assert table.message == "Hint: thinking..." and table.hint_status() == "thinking"
+    held.futures[0].set_result(("7:a12+3,a20+4", "it brings both pegs nearer home"))
+    frames(app)
+    assert table.choice.card == 5 and table.choice.peg == (0, 12)  # the 7, peg a12
+    assert table.message == "Hint: 7: Red's back peg +3, then Red's front peg +4"
+    assert table.hint_status() == {"play": "7:a12+3,a20+4",
+                                   "reason": "it brings both pegs nearer home"}
+    n = table.session.table.state_no
+    assert table.session.table.state_no == n  # a hint never plays
+
+
+def test_a_hint_that_comes_after_the_position_changed_is_dropped(app: App) -> None:
+    held = _HeldHints()
+    app._hints = held
+    table = open_fixed_table(app)
+    key(app, pygame.K_h)
+    table._move_chosen(0)  # the person plays before the hint comes
+    frames(app)
+    held.futures[0].set_result(("7:a12+3,a20+4", "why"))
+    frames(app)
+    assert table.hint_status() is None and table.message != "Hint: thinking..."
+    assert not (table.message or "").startswith("Hint:")
+
+
+def test_the_real_hint_runner_answers_a_legal_play_with_a_reason() -> None:
+    from game.client.hints import HintRunner
+
+    runner = HintRunner(processes=False)
+    try:
+        state = TRACK.parse_position(SPLIT_POSITION)
+        legal = TRACK.legal_tokens(state)
+        tok, reason = runner.ask("track", TRACK.view(state, 0), legal, 7,
+                                 budget_ms=30).result(timeout=60)
+        assert tok in legal and isinstance(reason, str) and reason
+    finally:
+        runner.close()

@@ -8,5 +8,17 @@ Modules: ``app`` (window, loop, scene stack, settings, starting/joining tables),
 join, settings, records, rules), ``lobby``, ``table_scene`` (the track table), ``layout_scene``
 (the Trash table), ``board`` (track board geometry, hit-testing, drawing), ``anim`` (table
 clock, tweens, event timeline), ``session`` (a local table) and ``net_session`` (a LAN table,
-hosted or joined), ``testing`` and ``shots`` (driving the loop for tests and screenshots).
+hosted or joined), ``testing`` and ``shots`` (driving the loop for tests and screenshots),
+``describe`` (track plays in words), ``hints`` (the H key's worker), ``e2e`` (the test hook).
+
+End-to-end test hook: set the environment variable ``TEE_TABLE_E2E_DIR`` to a folder and the
+client (a) rewrites ``<dir>/status.json`` atomically (temporary file + rename) at most every
+0.25 s after a drawn frame: the scene name and stack; when a table is open its game, phase,
+state number, whose turn and whether it is this screen's person's, the pause reasons with who
+paused, the table speed, each seat's name, kind, level and connection (connected/dropped),
+this person's seat(s), the legal play tokens when it is their turn, the hint, the outcome and
+points when over; when hosting the code, link and port; and the message shown now and the last
+one shown; and (b) saves a screenshot ``<dir>/shot-<name>.png`` whenever a file
+``<dir>/shot-request-<name>`` appears (then deletes the request). Every key is described in
+:mod:`game.client.e2e`. Without the variable nothing is written.
 """

@@ -69,6 +69,13 @@ class App:
         self.net_options: dict[str, Any] = {}
         #: Extra arguments of ``net.client.Client`` when joining (tests: discovery targets).
         self.join_options: dict[str, Any] = {}
+        #: The end-to-end test hook (``TEE_TABLE_E2E_DIR``; see :mod:`game.client.e2e`).
+        from game.client.e2e import E2EHook
+
+        self.e2e: E2EHook | None = E2EHook.from_env()
+        #: Hints think in a worker process (tests set this False: a thread instead).
+        self.hint_processes = True
+        self._hints: Any = None
         pygame.key.set_repeat(350, 40)
         if title_screen:
             from game.client.screens import TitleScene
@@ -195,6 +202,14 @@ class App:
         cpu.warm()  # start the worker now, between screens, not during the first CPU turn
         return cpu
 
+    def hints(self) -> Any:
+        """The one hint worker of the app (:class:`game.client.hints.HintRunner`)."""
+        if self._hints is None:
+            from game.client.hints import HintRunner
+
+            self._hints = HintRunner(processes=self.hint_processes)
+        return self._hints
+
     def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
         """Open a table from the New table screen; returns an error text or None."""
         from game.client.lobby import LobbyScene
@@ -289,6 +304,8 @@ class App:
         self.draw()
         pygame.display.flip()
         self.frames += 1
+        if self.e2e is not None:
+            self.e2e.after_frame(self)
         if self.first_frame_at is None:
             self.first_frame_at = time.perf_counter()
 
@@ -313,6 +330,9 @@ class App:
                 with contextlib.suppress(Exception):  # closing twice is harmless
                     session.close()
         self.scenes.clear()
+        if self._hints is not None:
+            self._hints.close()
+            self._hints = None
         self.store.close()
 
 

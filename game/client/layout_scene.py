@@ -264,15 +264,12 @@ class LayoutTableScene(TrackTableScene):
             self.message = "Not now: " + ("take a card first" if token.startswith("W") else
                                           "choose a face-down place for the wild card")
 
-    def show_hint(self) -> None:
-        legal = self.legal_plays()
-        if not legal:
+    def apply_hint(self, tok: str, reason: str) -> None:
+        if tok not in self.legal_plays():
+            self.message = None
             return
-        from game.ai import choose_play
-
-        tok = choose_play("layout", self.view(), legal, "tricky", self.public["state_no"],
-                          budget_ms=60)
         self.hint = tok
+        self.hint_reason = reason or None
         self.message = {"S": "Hint: draw from the stock", "D": "Hint: take the discard"}.get(
             tok, f"Hint: put the wild card on place {tok[1:]}")
 
@@ -364,7 +361,7 @@ class LayoutTableScene(TrackTableScene):
                                                                6 + int(4 * pulse)), 3,
                                      border_radius=max(3, r.w // 8))
                 if seat == me:
-                    n = a.text(str(place % 10) if place < 10 else "0", max(12, r.h // 7),
+                    n = a.text(str(place), max(12, r.h // 7),
                                theme.TEXT_DIM)
                     surf.blit(n, n.get_rect(midtop=(r.centerx, r.bottom + 2)))
         # stock and discard pile
@@ -428,6 +425,9 @@ class LayoutTableScene(TrackTableScene):
                       self.px(18), theme.TEXT_DIM)
         surf.blit(info, info.get_rect(midleft=(dr.right + self.px(30), dr.centery)))
         self.form.draw(surf, a)
+        self.draw_hint_reason(surf, pygame.Rect(self.px(10), self.px(60),
+                                                max(40, sr.x - self.px(30)),
+                                                sr.bottom - self.px(60)))
         if self.banner:
             box = pygame.Rect(0, 0, min(int(w * 0.94), self.px(900)), self.px(90))
             box.center = (w // 2, h // 2 - self.px(40))

@@ -35,12 +35,15 @@ class LocalSession:
 
     def __init__(self, game: str, config: Mapping[str, Any], speed: str = "normal",
                  seed: int | None = None, cpu: CpuRunner | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, rules: Any = None) -> None:
         cfg = {k: v for k, v in config.items() if k != "game"}
         self.game = game
         self.seed = secrets.randbits(63) if seed is None else seed
         self.cpu = cpu if cpu is not None else SyncCpu()
-        self.table = Table.create(game, cfg, self.seed, clock=clock, speed=speed, cpu=self.cpu)
+        # ``rules``: a GameRules object instead of the game's own (Table.create takes either;
+        # tests pass game.client.testing.FixedStart to begin from a hand-written position)
+        self.table = Table.create(rules if rules is not None else game, cfg, self.seed,
+                                  clock=clock, speed=speed, cpu=self.cpu)
         self.tokens: dict[int, str] = {}
         self.public: dict[str, Any] = self.table.snapshot(None)
         self.views: dict[int | None, dict[str, Any]] = {None: self.public["view"]}

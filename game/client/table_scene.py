@@ -16,7 +16,6 @@ the table speed and stops while the table is paused.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +34,7 @@ from game.client.board import (
     ring,
     start,
 )
+from game.client.describe import describe_play
 from game.client.scene import Scene
 from game.client.widgets import Button, Choice, ListBox
 from game.rules.track import RULES as TRACK
@@ -66,35 +66,11 @@ def hole_of(colour: int, peg: int, loc: Any) -> Hole:
     return ring(int(loc))
 
 
-_PEG = re.compile(r"([a-h])(s|h[1-5]|\d+)")
-_CARD_NAMES = {"JK": "Joker", "A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
-
-
-def describe_token(tok: str) -> str:
-    """``7:a12+3,b40+4`` -> ``7: Red 12 +3, then Blue 40 +4`` (colour names, places spelled)."""
-    card, _, rest = tok.partition(":")
-    if rest == "x":
-        return f"{_CARD_NAMES.get(card, card)}: discard"
-
-    def peg(m: re.Match[str]) -> str:
-        colour = theme.SEAT_COLOUR_NAMES[COLOUR_LETTERS.index(m.group(1))]
-        place = m.group(2)
-        place = "start" if place == "s" else (f"home {place[1]}" if place[0] == "h" else place)
-        return f"{colour} {place}"
-
-    parts = []
-    for part in rest.split(","):
-        out = re.fullmatch(r"([a-h])s", part)
-        if out:
-            parts.append(f"bring a {theme.SEAT_COLOUR_NAMES[COLOUR_LETTERS.index(part[0])]} "
-                         "peg out")
-            continue
-        text = _PEG.sub(peg, part, count=1)
-        text = text.replace("x", " swaps with ", 1).replace(">", " jumps to ", 1)
-        text = re.sub(r"([+-]\d+)h$", r"\1 home", text)
-        text = re.sub(r"(\d)([+-])", r"\1 \2", text)
-        parts.append(text)
-    return f"{_CARD_NAMES.get(card, card)}: " + ", then ".join(parts)
+def describe_token(tok: str, view: dict[str, Any]) -> str:
+    """A play token in words for the position of ``view`` (see :mod:`game.client.describe`):
+    ``JK:as>36`` -> ``Joker: a Red peg from start jumps onto Blue's back peg``."""
+    state = TRACK.determinize(view, 0)
+    return describe_play(TRACK.parse_play(state, tok), view)
 
 
 def seat_label(seat: dict[str, Any]) -> str:
@@ -145,6 +121,8 @@ class TrackTableScene(Scene):
         self.kb_index = 0
         self.message: str | None = None
         self.hint: str | None = None
+        self.hint_reason: str | None = None
+        self._hint_job: tuple[int, Any] | None = None
         self.legal: list[Any] = []
         self._legal_key: tuple | None = None
         self.recorded = False
@@ -276,8 +254,8 @@ class TrackTableScene(Scene):
         return self.legal
 
     def describe(self, p: Any) -> str:
-        """A play for people: ``7: Red 12 +3, Blue 40 +4`` from ``7:a12+3,b40+4``."""
-        return describe_token(str(p))
+        """A play for people: ``7: Red's front peg +3, then Blue's peg +4``."""
+        return describe_play(p, self.view())
 
     def pegs(self) -> list[PegDraw]:
         out = []
@@ -398,7 +376,8 @@ class TrackTableScene(Scene):
                 self.timeline.finish()
                 self.clear_choice()
         if self.public["state_no"] != before:
-            self.hint = None
+            self.cancel_hint()
+        self.poll_hint()
         self.clock.paused = self.paused()
         for name in self.timeline.update(self.clock.tick(dt)):
             self.app.sound(name)
@@ -456,7 +435,7 @@ class TrackTableScene(Scene):
         r = self.session.play(seat, str(play))
         self.message = None if r.ok else r.message
         self.clear_choice()
-        self.hint = None
+        self.cancel_hint()
 
     def _move_chosen(self, i: int) -> None:
         legal = self.legal_plays()
@@ -637,16 +616,63 @@ class TrackTableScene(Scene):
         else:
             self.message = "You can only discard when no card can move a peg."
 
+    THINKING = "Hint: thinking..."
+
     def show_hint(self) -> None:
+        """H: ask the hint worker (never in this frame); :meth:`poll_hint` shows the answer."""
         legal = self.legal_plays()
         if not legal:
             return
-        from game.ai import choose_play
+        state_no = self.public["state_no"]
+        if self._hint_job is not None and self._hint_job[0] == state_no:
+            return  # already thinking about this position
+        fut = self.app.hints().ask(self.session.game, self.view(), [str(p) for p in legal],
+                                   state_no)
+        self._hint_job = (state_no, fut)
+        self.hint = None
+        self.hint_reason = None
+        self.message = self.THINKING
 
-        tok = choose_play("track", self.view(), [str(p) for p in legal], "tricky",
-                          self.public["state_no"], budget_ms=60)
-        self.hint = tok
-        p = next(p for p in legal if str(p) == tok)
+    def hint_status(self) -> dict[str, Any] | str | None:
+        """For the end-to-end hook: ``"thinking"``, the shown hint, or None."""
+        if self._hint_job is not None:
+            return "thinking"
+        if self.hint is not None:
+            return {"play": self.hint, "reason": self.hint_reason}
+        return None
+
+    def cancel_hint(self) -> None:
+        if self._hint_job is not None:
+            self._hint_job[1].cancel()
+            self._hint_job = None
+        if self.message == self.THINKING:
+            self.message = None
+        self.hint = None
+        self.hint_reason = None
+
+    def poll_hint(self) -> None:
+        job = self._hint_job
+        if job is None or not job[1].done():
+            return
+        self._hint_job = None
+        if job[0] != self.public["state_no"] or not self.my_turn():
+            if self.message == self.THINKING:
+                self.message = None
+            return
+        try:
+            tok, reason = job[1].result()
+        except Exception as e:  # the hint's own failure is shown, never fatal
+            self.message = f"No hint this time ({type(e).__name__}: {e})"
+            return
+        self.apply_hint(str(tok), str(reason))
+
+    def apply_hint(self, tok: str, reason: str) -> None:
+        """Show the hint: pick its card and peg on the board, say what and why."""
+        legal = self.legal_plays()
+        p = next((p for p in legal if str(p) == tok), None)
+        if p is None:
+            self.message = None
+            return
         hand = self.view().get("hand", [])
         idx = next((i for i, c in enumerate(hand) if c >> 2 == p.rank), None)
         if idx is not None:
@@ -654,6 +680,8 @@ class TrackTableScene(Scene):
             if p.parts[0][0] != "x":
                 _, pid, frm, _, _ = part_info(p, 0)
                 self.choice.peg = (pid // 5, frm)
+        self.hint = tok
+        self.hint_reason = reason or None
         self.message = f"Hint: {self.describe(p)}"
 
     def handle(self, ev: pygame.event.Event) -> None:
@@ -741,6 +769,7 @@ class TrackTableScene(Scene):
         self.draw_panel(surf)
         self.draw_hand(surf)
         self.form.draw(surf, a)
+        self.draw_hint_reason(surf, self.moves.rect)
         if self.show_pause():
             self.draw_pause(surf)
         if self.public["phase"] == "over" and self.timeline.idle:
@@ -828,6 +857,21 @@ class TrackTableScene(Scene):
         if self.moves.rows:
             lab = a.text("Moves (click one, or Tab then Enter)", self.px(18), theme.TEXT_DIM)
             surf.blit(lab, (self.moves.rect.x, self.moves.rect.y - lab.get_height() - 1))
+
+    def draw_hint_reason(self, surf: pygame.Surface, rect: pygame.Rect) -> None:
+        """The hint's reason in a box along the bottom of ``rect`` (wrapped, up to 3 lines)."""
+        if not self.hint_reason or self.hint is None:
+            return
+        a = self.app.assets
+        size = max(13, self.px(20))
+        lines = a.wrap("Why: " + self.hint_reason, size, rect.w - self.px(20))[:3]
+        lh = int(size * 1.25)
+        box = pygame.Rect(rect.x, rect.bottom - len(lines) * lh - self.px(14), rect.w,
+                          len(lines) * lh + self.px(14))
+        surf.blit(a.nine_slice("panel", box.size, 10), box)
+        for i, line in enumerate(lines):
+            t = a.text(line, size, theme.ACCENT2)
+            surf.blit(t, (box.x + self.px(10), box.y + self.px(7) + i * lh))
 
     def draw_hand(self, surf: pygame.Surface) -> None:
         a = self.app.assets

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -63,3 +64,24 @@ def click(app: App, pos: tuple[int, int] | tuple[float, float], button: int = 1)
 def resize(app: App, w: int, h: int) -> None:
     pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=w, h=h, size=(w, h)))
     frames(app)
+
+
+class FixedStart:
+    """A game's rules whose new game is a hand-written position (``rules.parse_position``),
+    with no opening deal: ``LocalSession(game, config, rules=FixedStart(RULES, text))`` puts a
+    table in that position through the table's public API (``Table.create`` takes a rules
+    object), so tests never reach into the table's state. Everything else is ``base``'s."""
+
+    def __init__(self, base: Any, position: str) -> None:
+        self.base = base
+        self.position = position
+        self.name = base.name
+
+    def new_game(self, config: Any, seed: Any) -> Any:
+        return self.base.parse_position(self.position)
+
+    def start(self, config: Any, seed: Any) -> tuple[Any, list[Any]]:
+        return self.new_game(config, seed), []
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.base, attr)

@@ -1,0 +1,229 @@
+"""The end-to-end test hook: what this window shows, written to a folder, and screenshots on
+request. It is on only when the environment variable ``TEE_TABLE_E2E_DIR`` names a folder.
+
+* ``<dir>/status.json`` is rewritten (a temporary file, then a rename: readers never see half
+  a file) after a drawn frame, at most every :data:`INTERVAL` seconds. Keys:
+
+  ``seq`` (counts up), ``pid``, ``frames``, ``size`` ([w, h]), ``scene`` (the top scene's
+  name: ``title``, ``new_table``, ``reopen``, ``join``, ``lobby``, ``track_table``,
+  ``layout_table``, ``admin``, ...), ``scenes`` (the whole stack, bottom first), ``message``
+  (the text the top scene shows now as an error or message, else ``null``),
+  ``last_message`` (the last such text shown since start, kept after it goes away), and, when
+  a table is open (any scene of the stack has a session):
+
+  ``table``: ``game``, ``rules``, ``phase`` (``lobby``/``playing``/``over``), ``state_no``,
+  ``hosting`` (bool), ``code``, ``link``, ``port`` (the hosted port, or ``null``),
+  ``connection`` (this program's link to the host: ``connected``, ``dropped``, ... ; a local
+  table is always ``connected``), ``turn`` (the seat to move or ``null``), ``my_turn`` (bool:
+  the seat to move is this screen's person's and the table is not paused or covered),
+  ``paused`` (bool), ``pause`` (the reasons: ``[{"reason": "paused", "by": seat, "name":
+  str}, {"reason": "ready"|"joining", "seats": [...], "names": [...]}, ...]``), ``speed``,
+  ``seats`` (``[{"seat", "name", "label" (as the screen shows it: ``Blue CPU``), "kind":
+  "person"|"cpu", "level", "connection":
+  "connected"|"dropped", "ready", "mine"}]``), ``my_seat`` (this screen's seat or ``null``),
+  ``my_seats`` (all seats played on this screen), ``legal`` (the legal play tokens when it
+  is this screen's person's turn, else ``[]``), ``hint`` (the hint's play token and reason
+  once shown, ``"thinking"`` while it is computed), ``outcome`` and ``points`` (when over).
+
+* Screenshots: when a file ``<dir>/shot-request-<name>`` appears, the next frame saves the
+  window to ``<dir>/shot-<name>.png`` and deletes the request. ``<name>`` is letters, digits,
+  ``-`` and ``_`` only; anything else is deleted without a shot.
+
+Writing never stops the game: a failure is printed once to stderr and the hook carries on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+if TYPE_CHECKING:
+    from game.client.app import App
+
+ENV = "TEE_TABLE_E2E_DIR"
+INTERVAL = 0.25
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
+
+
+def _plain(v: Any) -> Any:
+    """Plain JSON of ``v`` (dict keys as strings, unknown objects as their str)."""
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list | tuple | set):
+        return [_plain(x) for x in v]
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    return str(v)
+
+
+def scene_message(scene: Any) -> str | None:
+    """The error or message a scene shows now (``error`` first)."""
+    for attr in ("error", "message"):
+        text = getattr(scene, attr, None)
+        if isinstance(text, str) and text:
+            return text
+    return None
+
+
+def table_status(scene: Any) -> dict[str, Any]:
+    """The ``table`` part of the status for the scene that owns a session."""
+    s = scene.session
+    pub: dict[str, Any] = dict(getattr(s, "public", {}) or {})
+    seats = list(pub.get("seats") or [])
+    names = {int(x["seat"]): seat_name(x) for x in seats}
+    tokens = getattr(s, "tokens", {}) or {}
+    try:
+        view = s.view() or {}
+    except Exception:  # no view yet (a LAN table still connecting)
+        view = {}
+    turn = view.get("turn", pub.get("to_move"))
+    my_turn = False
+    legal: list[str] = []
+    if hasattr(scene, "my_turn"):
+        try:
+            my_turn = bool(scene.my_turn())
+            if my_turn and hasattr(scene, "legal_plays"):
+                legal = [str(p) for p in scene.legal_plays()]
+        except Exception:  # a half-built scene: report what is known
+            pass
+    pause = []
+    for r in pub.get("pause") or []:
+        r2 = dict(r)
+        if "seats" in r2:
+            r2["names"] = [names.get(int(i), str(i)) for i in r2["seats"]]
+        pause.append(r2)
+    host_thread = getattr(s, "host_thread", None)
+    port = None
+    if host_thread is not None:
+        try:
+            port = int(host_thread.port)
+        except Exception:
+            port = None
+    status = getattr(s, "status", "connected")
+    config = pub.get("config") or {}
+    out: dict[str, Any] = {
+        "game": getattr(s, "game", pub.get("game")),
+        "rules": config.get("rules", getattr(s, "game", "")),
+        "phase": pub.get("phase"),
+        "state_no": pub.get("state_no"),
+        "hosting": bool(getattr(s, "is_host", False)) and (
+            host_thread is not None or not getattr(s, "remote", False)),
+        "code": getattr(s, "code", "") or "",
+        "link": getattr(s, "link", "") or "",
+        "port": port,
+        "connection": status,
+        "turn": turn,
+        "my_turn": my_turn,
+        "paused": bool(pub.get("pause")) and pub.get("phase") == "playing",
+        "pause": pause,
+        "speed": pub.get("speed"),
+        "seats": [{
+            "seat": x.get("seat"), "name": x.get("name"), "label": seat_name(x),
+            "kind": x.get("kind"),
+            "level": x.get("level"),
+            "connection": "connected" if x.get("connected", True) else "dropped",
+            "ready": x.get("ready"), "mine": x.get("seat") in tokens,
+        } for x in seats],
+        "my_seat": s.screen_seat() if hasattr(s, "screen_seat") else None,
+        "my_seats": sorted(int(k) for k in tokens),
+        "legal": legal,
+        "hint": getattr(scene, "hint_status", lambda: None)(),
+        "outcome": pub.get("outcome") if pub.get("phase") == "over" else None,
+        "points": pub.get("points") if pub.get("phase") == "over" else None,
+    }
+    return out
+
+
+def seat_name(seat: dict[str, Any]) -> str:
+    if seat.get("kind") == "person":
+        return str(seat.get("name"))
+    from game.client import theme
+
+    return f"{theme.SEAT_COLOUR_NAMES[int(seat.get('seat', 0)) % 8]} CPU"
+
+
+class E2EHook:
+    """Writes ``status.json`` and answers screenshot requests in ``folder`` (see the module
+    docstring). :meth:`after_frame` is called by :meth:`App.frame` after each flip."""
+
+    def __init__(self, folder: str | os.PathLike[str], interval: float = INTERVAL) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.interval = interval
+        self.seq = 0
+        self.last_write = -1e9
+        self.last_message: str | None = None
+        self._complained = False
+
+    @classmethod
+    def from_env(cls) -> E2EHook | None:
+        folder = os.environ.get(ENV)
+        if not folder:
+            return None
+        try:
+            return cls(folder)
+        except OSError as e:
+            print(f"tee-table e2e hook: cannot use {folder}: {e}", file=sys.stderr)
+            return None
+
+    def _complain(self, e: Exception) -> None:
+        if not self._complained:
+            self._complained = True
+            print(f"tee-table e2e hook: {type(e).__name__}: {e}", file=sys.stderr)
+
+    def status(self, app: App) -> dict[str, Any]:
+        top = app.top
+        msg = scene_message(top) if top is not None else None
+        if msg is None and app.message:
+            msg = app.message
+        if msg:
+            self.last_message = msg
+        out: dict[str, Any] = {
+            "seq": self.seq, "pid": os.getpid(), "frames": app.frames,
+            "time": time.time(), "size": list(app.size),
+            "scene": getattr(top, "name", None) if top is not None else None,
+            "scenes": [getattr(s, "name", type(s).__name__) for s in app.scenes],
+            "message": msg, "last_message": self.last_message,
+        }
+        owner = next((s for s in reversed(app.scenes) if getattr(s, "session", None)
+                      is not None), None)
+        if owner is not None:
+            out["table"] = table_status(owner)
+        return out
+
+    def write_status(self, app: App) -> None:
+        self.seq += 1
+        data = json.dumps(_plain(self.status(app)))
+        tmp = self.folder / f".status.json.{os.getpid()}.tmp"
+        tmp.write_text(data)
+        os.replace(tmp, self.folder / "status.json")
+
+    def take_shots(self, app: App) -> list[Path]:
+        saved: list[Path] = []
+        for req in sorted(self.folder.glob("shot-request-*")):
+            name = req.name[len("shot-request-"):]
+            if _NAME.fullmatch(name):
+                target = self.folder / f"shot-{name}.png"
+                tmp = self.folder / f".shot-{name}.tmp.png"
+                pygame.image.save(app.screen, str(tmp))
+                os.replace(tmp, target)
+                saved.append(target)
+            req.unlink(missing_ok=True)
+        return saved
+
+    def after_frame(self, app: App, now: float | None = None) -> None:
+        try:
+            self.take_shots(app)
+            now = time.monotonic() if now is None else now
+            if now - self.last_write >= self.interval:
+                self.last_write = now
+                self.write_status(app)
+        except Exception as e:  # reporting must never stop the game
+            self._complain(e)

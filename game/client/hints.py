@@ -1,0 +1,79 @@
+"""Hints off the render loop: the H key asks, the scene shows "thinking..." until the answer.
+
+:class:`HintRunner` runs :func:`compute_hint` (the CPU players' :func:`game.ai.hint`: the play
+and a sentence saying why) in one worker process (``spawn``, started on the first question, so
+the search never competes with the frame for the interpreter), or in a thread when
+``processes=False`` (tests) or when a worker process cannot be started. ``ask`` returns a
+:class:`concurrent.futures.Future` at once; the scene polls ``done()`` each frame and never
+waits on it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+HINT_BUDGET_MS = 300.0
+
+
+def compute_hint(game: str, view: Mapping[str, Any], legal: Sequence[str], seed: int,
+                 budget_ms: float = HINT_BUDGET_MS) -> tuple[str, str]:
+    """``(token, reason)``: the hint for this view (pure; runs in the worker)."""
+    import game.ai as ai
+
+    legal = [str(t) for t in legal]
+    if hasattr(ai, "hint"):
+        tok, reason = ai.hint(game, view, legal, seed, budget_ms)
+        return str(tok), str(reason)
+    return ai.choose_play(game, view, legal, "tricky", seed, budget_ms), ""
+
+
+def _warm() -> bool:
+    import game.ai  # noqa: F401
+
+    return True
+
+
+class HintRunner:
+    """One hint worker shared by every table of the app (see the module docstring)."""
+
+    def __init__(self, processes: bool = True) -> None:
+        self.processes = processes
+        self._pool: Executor | None = None
+        self.asked = 0
+
+    def _get(self) -> Executor:
+        if self._pool is None:
+            if self.processes:
+                try:
+                    self._pool = ProcessPoolExecutor(
+                        max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                except (OSError, ValueError):
+                    self._pool = None
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hint")
+        return self._pool
+
+    def warm(self) -> None:
+        """Start the worker now (between screens), so the first hint comes quickly."""
+        with contextlib.suppress(RuntimeError, BrokenProcessPool, OSError):
+            self._get().submit(_warm)
+
+    def ask(self, game: str, view: Mapping[str, Any], legal: Sequence[str], seed: int,
+            budget_ms: float = HINT_BUDGET_MS) -> Future[tuple[str, str]]:
+        self.asked += 1
+        args = (game, dict(view), [str(t) for t in legal], int(seed), float(budget_ms))
+        try:
+            return self._get().submit(compute_hint, *args)
+        except (RuntimeError, BrokenProcessPool, OSError):
+            self.close()  # a dead worker: start a fresh one
+            return self._get().submit(compute_hint, *args)
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
