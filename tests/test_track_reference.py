@@ -34,6 +34,7 @@ class Ref:
         self.pegs = dict(pegs)
         self.hand = hand
         self.seat = seat
+        self.results: dict[str, dict] = {}  # token -> pegs after the play
 
     # -- helpers -------------------------------------------------------------------------
     def partner(self, c: int, d: int) -> bool:
@@ -233,7 +234,11 @@ class Ref:
                     others = [p for p in pegs if pegs[p][0] == "r" and p[0] not in cols]
                     for p in mine:
                         for q in others:
-                            normal.add(f"J:{self.name(p[0], pegs[p])}x{pegs[q][1]}")
+                            tok = f"J:{self.name(p[0], pegs[p])}x{pegs[q][1]}"
+                            normal.add(tok)
+                            new = dict(pegs)
+                            new[p], new[q] = pegs[q], pegs[p]
+                            self.results[tok] = new
                     continue
                 if r == 3:
                     for p in self.pegs_of(pegs, cols):
@@ -242,8 +247,9 @@ class Ref:
                     n = 12 if r == 12 else r
                     for p in self.pegs_of(pegs, cols):
                         opts += self.move(pegs, p, "f", n)
-                for text, _new, partner in opts:
+                for text, new, partner in opts:
                     (last if partner else normal).add(f"{R}:{text}")
+                    self.results[f"{R}:{text}"] = new
                 continue
             if r == 0:
                 sources = []
@@ -259,8 +265,11 @@ class Ref:
                         if pl[0] == "r" and q[0] != p[0]:
                             new = dict(pegs)
                             new[p] = pl
-                            if self.land(new, p, pl) is not None:
-                                jokers.add(f"JK:{self.name(p[0], pegs[p])}>{pl[1]}")
+                            landed = self.land(new, p, pl)
+                            if landed is not None:
+                                tok = f"JK:{self.name(p[0], pegs[p])}>{pl[1]}"
+                                jokers.add(tok)
+                                self.results[tok] = landed[0]
                 continue
             opts = []
             if r in (1, 11, 12, 13):
@@ -272,7 +281,9 @@ class Ref:
                 n = 1 if r == 1 else (10 if r >= 11 else r)
                 for p in self.pegs_of(pegs, cols):
                     opts += self.move(pegs, p, "f", n)
-            normal.update(f"{R}:{t}" for t, _, _ in opts)
+            for text, new, _ in opts:
+                normal.add(f"{R}:{text}")
+                self.results[f"{R}:{text}"] = new
             if r == 7 or (r == 9 and self.rules == "team"):
                 kinds = [("f", "f")] if r == 7 else [("f", "b"), ("b", "f")]
                 for k1, k2 in kinds:
@@ -286,8 +297,9 @@ class Ref:
                                 for p2 in self.pegs_of(new1, cols2):
                                     if p2 == p1:
                                         continue
-                                    for t2, _n2, _ in self.move(new1, p2, k2, r - a):
+                                    for t2, new2, _ in self.move(new1, p2, k2, r - a):
                                         normal.add(f"{r}:{t1},{t2}")
+                                        self.results[f"{r}:{t1},{t2}"] = new2
         if self.rules == "tees":
             return normal or last
         if normal:
@@ -385,3 +397,14 @@ def test_engine_matches_plain_reference(case: tuple[str, Ref]) -> None:
     got = RULES.legal_tokens(s)
     assert len(got) == len(set(got))
     assert set(got) == ref.legal(), text
+    # where every peg ends up (bumps, chains, trades): the same multiset per colour
+    for tok in got[:40]:
+        if tok.endswith(":x"):
+            continue
+        s2, _ = RULES.apply(s, s.turn, tok, events=False)
+        want = ref.results[tok]
+        for c in range(ref.n):
+            mine = sorted(s2.pegs[5 * c:5 * c + 5])
+            theirs = sorted(-1 if q[0] == "s" else (200 + q[1] if q[0] == "h" else q[1])
+                            for (cc, _i), q in want.items() if cc == c)
+            assert mine == theirs, (text, tok, c)
