@@ -1086,6 +1086,7 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
         occ = ob[0][:]
         rm = ob[1][:]
         hm = ob[2][:]
+        homed = False
         for part, bumps in zip(parts, play.bumps, strict=True):
             kind, pid, frm, to, n = part
             if kind == "t":
@@ -1096,17 +1097,29 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
                 occ[frm] = n
                 rm[c] ^= (1 << frm) | (1 << to)
                 rm[oc] ^= (1 << frm) | (1 << to)
-            else:
+            elif bumps:
                 _do(pegs, occ, rm, hm, pid, to, bumps)
+            else:  # the common case, inline: lift the peg, put it down
+                c = pid // PEGS
+                pegs[pid] = to
+                if frm >= HOME0:
+                    hm[c] &= ~(1 << (frm - HOME0 - 1))
+                elif frm >= 0:
+                    occ[frm] = -1
+                    rm[c] &= ~(1 << frm)
+                if to >= HOME0:
+                    hm[c] |= 1 << (to - HOME0 - 1)
+                else:
+                    occ[to] = pid
+                    rm[c] |= 1 << to
+            if to >= HOME0:
+                homed = True
             if ev is not None:
                 _part_events(cfg, part, bumps, ev)
         s.pegs = tuple(pegs)
         s._board = (occ, rm, hm)
         team = cfg.team_of[seat]
-        for c in cfg.teams[team]:
-            if not done(pegs, c):
-                break
-        else:
+        if homed and all(done(pegs, c) for c in cfg.teams[team]):
             s.winner = team
             s.turn = -1
             if ev is not None:
