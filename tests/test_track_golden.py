@@ -524,3 +524,15 @@ def test_tees_number_cards_move_their_value() -> None:
 def test_team_eight_back_and_face_cards_on_any_team_peg() -> None:
     p = pos("team", {"a": "s,s,s,s,30", "c": "h1,h2,h3,h4,50"}, "8C,KC")
     assert legal(p) == ["8:a30-8", "8:c50-8", "K:as", "K:a30+10", "K:c50+10"]
+
+
+def test_tees_used_up_deck_passes_to_next_dealer() -> None:
+    # Round 3 of 3 was the last round of d's deck (4 seats: 5, 4, 4). When a plays its last
+    # card every hand is empty: the deck passes to a, is reshuffled (all 52), a deals 5 each
+    # and b (left of a) leads.
+    p = pos("tees", {"a": "s,s,s,s,20"}, "5C", discards=51, rnd=3)
+    p2, ev = after(p, "5:a20+5")
+    assert [e["type"] for e in ev][2:4] == ["reshuffle", "deal"]
+    assert ev[2]["count"] == 52 and ev[3]["counts"] == [5, 5, 5, 5] and ev[3]["dealer"] == 0
+    assert "dealer=a round=1" in p2 and "pile=32" in p2
+    assert next(e for e in ev if e["type"] in ("turn", "fold"))["seat"] == 1

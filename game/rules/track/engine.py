@@ -955,7 +955,8 @@ def _tees_deal(s: TrackState, events: list | None) -> None:
     cfg = s.cfg
     n = cfg.n
     sched = TEES_ROUNDS[n]
-    if s.round >= len(sched):
+    if s.round >= len(sched) or len(s.pile) < sched[s.round] * n:
+        # the deck is used up (a read position may also hold too few cards for the round)
         s.dealer = (s.dealer + 1) % n
         cards = sorted(s.discards + s.pile)
         s.rng = _shuffle(cards, s.rng)
