@@ -58,6 +58,7 @@ class Bot:
         self._ready_for: Any = None
         self._played_at = -1
         self._ref = 0
+        self._refs: dict[int, int] = {}
         self.snapshots = 0
 
     @property
@@ -102,9 +103,12 @@ class Bot:
             self.seats = m["seats"]
         elif t == "refused":
             self.refused.append(m)
-            if m.get("of") == "play" and m.get("ref") is not None and m["ref"] == self._ref:
-                self._played_at = -1  # our own play was refused: try again when allowed
-                self.plays_sent.pop()
+            ref = m.get("ref")
+            if m.get("of") == "play" and ref is not None:
+                # One of our own plays was refused: it never happened.
+                self.plays_sent = [p for p in self.plays_sent if self._refs.get(id(p)) != ref]
+                if ref == self._ref:
+                    self._played_at = -1  # try again when allowed
 
     def must_ready(self) -> bool:
         for r in self.pause:
@@ -127,7 +131,9 @@ class Bot:
             self._ref += 1
             if legal and self.c.play(legal[0], self.state_no, self._ref):
                 self._played_at = self.state_no
-                self.plays_sent.append((self.state_no, legal[0]))
+                entry = (self.state_no, legal[0])
+                self.plays_sent.append(entry)
+                self._refs[id(entry)] = self._ref
 
     def legal(self) -> list[str]:
         assert self.view is not None

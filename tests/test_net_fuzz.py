@@ -182,9 +182,13 @@ def test_hostile_frames_change_nothing(fuzz_lan: tuple[Table, HostThread]) -> No
             run_until(bots, lambda: True)  # keep everyone playing
     attacker.join(120)
     assert not attacker.is_alive()
-    run_until(bots, lambda: len(mal.refused) >= sent, timeout=30, what="all refusals")
-    tally = collections.Counter((r["code"], r["of"]) for r in mal.refused)
-    assert len(mal.refused) == sent, (tally, len(mal.plays_sent))
+    # Her own plays carry a ref; a lagging client's play may be refused as stale, honestly.
+    hostile_refusals = lambda: [r for r in mal.refused if r.get("ref") is None]  # noqa: E731
+    run_until(bots, lambda: len(hostile_refusals()) >= sent, timeout=30, what="all refusals")
+    tally = collections.Counter((r["code"], r["of"]) for r in hostile_refusals())
+    assert len(hostile_refusals()) == sent, tally  # exactly one refusal per hostile frame
+    own = [r for r in mal.refused if r.get("ref") is not None]
+    assert all(r["code"] in ("stale_state", "not_your_turn", "paused") for r in own), own
     codes = {r["code"] for r in mal.refused}
     assert codes <= {"stale_state", "not_your_turn", "illegal_play", "paused", "not_host",
                      "bad_token", "not_allowed", "bad_message", "bad_request"}, codes

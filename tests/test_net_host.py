@@ -89,8 +89,8 @@ def test_drop_and_rejoin_catches_up(lan: tuple[Table, HostThread]) -> None:
         # The others see the plate turn red (dropped), then green again on the rejoin.
         run_until(bots, lambda: any(
             m["t"] == "_conn" and m["state"] == DROPPED for m in g1.log), what="drop seen")
-        run_until(bots, lambda: g1.c.status.state == CONNECTED and g1.c.connects == 2,
-                  what="rejoin")
+        run_until(bots, lambda: g1.c.status.state == CONNECTED and g1.c.connects == 2
+                  and g1.snapshots == 2, what="rejoin")
         assert g1.c.token == token and g1.seat == seat
         red = [m for m in hb.log if m["t"] == "seats" and not m["seats"][seat]["connected"]]
         assert red, "the host never saw the seat drop"
@@ -250,3 +250,70 @@ def test_no_client_ever_receives_another_seats_hand() -> None:
             r.close()
         ht.stop()
         table.close()
+
+
+def test_lobby_seats_moves_and_refusals(lan: tuple[Table, HostThread]) -> None:
+    from net.client import FAILED
+
+    table, ht = lan
+    hb = host_bot(ht)
+    ann = join(f"127.0.0.1:{ht.port}", "Ann")
+    bots = [hb, ann]
+    try:
+        run_until(bots, lambda: ann.seat == 1, what="Ann auto-seated at the first free seat")
+        old_token = ann.c.token
+        # Sit at another colour: a new welcome with a new token; the old seat is a CPU again.
+        assert ann.c.sit(3)
+        run_until(bots, lambda: ann.c.seat == 3 and ann.seat == 3, what="Ann moved")
+        assert ann.c.token != old_token
+        assert table.seat_of(ann.c.token) == 3 and table.seat_of(old_token) is None
+        run_until(bots, lambda: hb.seats[1]["kind"] == "cpu" and hb.seats[3]["name"] == "Ann")
+        # Sitting where someone sits is refused.
+        assert ann.c.sit(0)
+        run_until(bots, lambda: any(r["code"] == "not_allowed" and r["of"] == "sit"
+                                    for r in ann.refused))
+        # The old token no longer opens any seat.
+        stale = join(f"127.0.0.1:{ht.port}", "Ann", token=old_token)
+        run_until([stale], lambda: stale.c.status.state == FAILED)
+        assert stale.c.status.reason == "bad_token"
+        # A wrong code is refused with its reason.
+        wrong = join(f"teetable://127.0.0.1:{ht.port}/ZZZZ", "Eve")
+        run_until([wrong], lambda: wrong.c.status.state == FAILED)
+        assert wrong.c.status.reason == "wrong_code" and "ZZZZ" in wrong.c.status.message
+        # Fill the table: the next newcomer is told it is full.
+        more = [join(f"127.0.0.1:{ht.port}", n) for n in ("Bob", "Cid")]
+        run_until(bots + more, lambda: all(b.seat is not None for b in more))
+        full = join(f"127.0.0.1:{ht.port}", "Dot")
+        run_until([full], lambda: full.c.status.state == FAILED)
+        assert full.c.status.reason == "table_full"
+        # Leaving in the lobby frees the seat; the client is told it left.
+        assert more[1].c.leave()
+        run_until(bots + more, lambda: more[1].c.status.state == FAILED)
+        assert more[1].c.status.reason == "left"
+        run_until(bots, lambda: sum(s["kind"] == "person" for s in hb.seats) == 3)
+        for b in [stale, wrong, full]:
+            b.c.close()
+        close_all(more)
+    finally:
+        close_all(bots)
+
+
+def test_hand_own_seat_to_cpu_mid_game(lan: tuple[Table, HostThread]) -> None:
+    table, ht = lan
+    bots = start_game(table, ht)
+    hb, g0, g1 = bots
+    try:
+        run_until(bots, lambda: table.state_no >= 5)
+        seat = g1.seat
+        assert seat is not None
+        assert g1.c.hand_to_cpu(seat, "nasty")
+        run_until(bots, lambda: g1.c.status.state == "failed", what="g1 left")
+        assert g1.c.status.reason == "left"
+        run_until([hb, g0], lambda: hb.seats[seat]["kind"] == "cpu"
+                  and hb.seats[seat]["level"] == "nasty")
+        assert hb.seats[seat]["left"] == "Guest1"
+        run_until([hb, g0], lambda: hb.outcome is not None and g0.outcome is not None,
+                  timeout=60, what="game over without g1")
+        assert hb.outcome == table.outcome()
+    finally:
+        close_all(bots)

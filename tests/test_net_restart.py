@@ -65,7 +65,8 @@ def test_host_killed_and_restarted_from_save(tmp_path: Path) -> None:
         p2, info2 = launch(["--resume", str(save), "--port", port, "--code", code, *COMMON])
         assert info2["code"] == code and info2["port"] == port
         run_until(bots, lambda: all(b.c.status.state == CONNECTED and b.c.connects == 2
-                                    for b in bots), timeout=30, what="everyone rejoined")
+                                    and b.snapshots == 2 for b in bots), timeout=30,
+                  what="everyone rejoined")
         assert [b.c.token for b in bots] == tokens
         assert all(b.c.table["table_id"] == table_id for b in bots)
         # Caught up at once: the rejoin snapshot is at least where the old host had got to.
