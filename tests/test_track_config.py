@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import msgpack
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from game.rules.api import ConfigError, GameRules, RulesError
+from game.rules.api import ConfigError, GameRules, IllegalPlay, NotationError, RulesError
 from game.rules.track import RULES
 
 ALLOWED = [
@@ -108,3 +110,32 @@ def test_views_and_events_pack_with_msgpack() -> None:
         assert msgpack.unpackb(msgpack.packb(f)) == f
     with pytest.raises(RulesError):
         RULES.view(s, 7)
+
+_GOOD = ("classic 4 teams2 jokers=on seven=on a:s,s,s,12,h5 b:s,s,s,s,30 c:s,s,s,s,s "
+         "d:s,s,s,s,s turn=a hand=5S,7C,JK cards=3,5,5,5 pile=134 discards=10")
+
+
+@settings(max_examples=300, deadline=None)
+@given(cut=st.integers(0, len(_GOOD)), length=st.integers(0, 6),
+       junk=st.text(alphabet="abchs0123456789,:=- xJKQ+>", max_size=6))
+def test_mangled_positions_raise_only_notation_errors(cut: int, length: int, junk: str) -> None:
+    text = _GOOD[:cut] + junk + _GOOD[cut + length:]
+    try:
+        s = RULES.parse_position(text)
+    except NotationError:
+        return
+    RULES.legal_plays(s)  # whatever reads must work
+    assert RULES.parse_position(RULES.format_position(s)) is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(token=st.text(alphabet="abch0123456789sxJKQTA+-,:>", max_size=12))
+def test_mangled_tokens_raise_only_notation_or_illegal(token: str) -> None:
+    s = RULES.parse_position(_GOOD)
+    key = s.key()
+    try:
+        p = RULES.check(s, 0, token)
+    except (NotationError, IllegalPlay):
+        p = None
+    assert p is None or p.token in RULES.legal_tokens(s)
+    assert s.key() == key
