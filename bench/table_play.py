@@ -105,16 +105,18 @@ def main() -> int:
         t = Table.create("layout", {"seats": 3}, 9, None, clock=clock, cpu=cpu, speed="blitz")
         t.start(t.host_token)
         waits = 0
-        t1 = time.perf_counter()
+        t1 = 0.0
         while t.phase == "playing" and t.state_no < 200:
             clock.t = t.next_due()  # type: ignore[assignment]
             while not t.tick():
                 waits += 1
                 time.sleep(0.0005)
+            if t.state_no == 1:
+                t1 = time.perf_counter()
         dt = time.perf_counter() - t1
-        print(f"ProcessCpu: worker start {1e3 * (t1 - t0):.0f} ms; {t.state_no} plays, "
-              f"{1e3 * dt / t.state_no:.2f} ms per play round trip (real CPU entry point), "
-              f"{waits} non-blocking ticks waited")
+        print(f"ProcessCpu: first answer {1e3 * (t1 - t0):.0f} ms after start (spawn + imports);"
+              f" then {1e3 * dt / (t.state_no - 1):.2f} ms per play round trip (Tricky CPU, "
+              f"{t.state_no - 1} plays), {waits} non-blocking ticks waited")
     return 0
 
 
