@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -317,3 +318,36 @@ def test_hand_own_seat_to_cpu_mid_game(lan: tuple[Table, HostThread]) -> None:
         assert hb.outcome == table.outcome()
     finally:
         close_all(bots)
+
+
+def test_host_thread_crash_and_resume_in_process(tmp_path: Path) -> None:
+    """HostThread.kill (no goodbye) and a new HostThread on the resumed save, same port."""
+    from tests.net_bots import fast_clock
+
+    save = tmp_path / "t.jsonl"
+    table = make_table("layout", save=save)
+    ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None, tick_interval=0.005).start()
+    port, code = ht.port, ht.code
+    bots = [host_bot(ht), join(f"127.0.0.1:{port}", "Ann", give_up_after=30)]
+    ht2 = None
+    try:
+        run_until(bots, lambda: all(b.seat is not None for b in bots))
+        run_until(bots, lambda: sum(s["kind"] == "person" for s in bots[0].seats) == 2)
+        assert bots[0].c.start_game()
+        run_until(bots, lambda: table.state_no >= 8, what="some plays")
+        ht.kill()
+        table.close()
+        run_until(bots, lambda: all(b.c.status.state == DROPPED for b in bots), what="drop")
+        resumed = Table.resume(save, clock=fast_clock(50), cpu=None)
+        ht2 = HostThread(resumed, bind="127.0.0.1", port=port, code=code, discovery=None,
+                         tick_interval=0.005).start()
+        run_until(bots, lambda: all(b.c.connects == 2 and b.snapshots == 2 for b in bots),
+                  what="rejoined")
+        run_until(bots, lambda: all(b.outcome is not None for b in bots), timeout=60,
+                  what="game over")
+        assert bots[0].outcome == bots[1].outcome == resumed.outcome()
+    finally:
+        close_all(bots)
+        if ht2 is not None:
+            ht2.stop()
+            ht2.host.glue.table.close()  # type: ignore[union-attr]
