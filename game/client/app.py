@@ -219,6 +219,8 @@ class App:
         from game.table import TableError
 
         game = str(config.get("game", "track"))
+        if kind == "host":
+            return self.host_new_table(game, config, speed)
         try:
             session = LocalSession(game, config, speed=speed, cpu=self.make_cpu(),
                                    clock=self.table_clock)
@@ -233,31 +235,90 @@ class App:
                 return r.message
             self.push(open_table(self, session))
             return None
-        if kind == "host":
-            session.close()
-            from game.client.net_session import host_table
-
-            try:
-                hosted = host_table(game, config, self.settings.name, speed, self.make_cpu(),
-                                    **self.net_options)
-            except (OSError, RuntimeError) as e:
-                return f"Could not open the table on the network: {e}"
-            self.push(LobbyScene(self, hosted, kind))
-            return None
         self.push(LobbyScene(self, session, kind))
         return None
 
+    def host_new_table(self, game: str, config: dict[str, Any], speed: str,
+                       **options: Any) -> str | None:
+        """Host a new LAN table (saved in the data folder) and show its lobby; returns an
+        error text or None. ``options``: more arguments of
+        :func:`game.client.net_session.host_table` (cpu_level, seed, code, port, ...)."""
+        from game.client import saves
+
+        kw = {**self.net_options, **options}
+        if kw.get("save_path") is None:
+            try:
+                kw["save_path"] = saves.new_save_path(self.store.folder)
+            except OSError as e:
+                self.message = f"This table will not be saved ({e})."
+                kw["save_path"] = None
+        return self._host(game, config, speed, kw, "host")
+
+    def reopen_table(self, save: str | Path, **options: Any) -> str | None:
+        """Reopen a hosted table from its save file, under the code and port it had, so every
+        joined program rejoins its seat by itself; returns an error text or None."""
+        from game.client import saves
+
+        note = saves.read_host_note(save)
+        kw = {**self.net_options, **options, "resume": Path(save)}
+        if note.get("code") and "code" not in options:
+            kw["code"] = note["code"]
+        if note.get("port") and "port" not in options:
+            kw["port"] = note["port"]  # the same port: links already sent keep working
+        return self._host("track", {}, "normal", kw, "host")
+
+    def _host(self, game: str, config: dict[str, Any], speed: str, kw: dict[str, Any],
+              kind: str) -> str | None:
+        from game.client import saves
+        from game.client.lobby import LobbyScene
+        from game.client.net_session import host_table
+        from game.rules.api import RulesError
+        from game.table import TableError
+
+        cpu = self.make_cpu()
+        try:
+            hosted = host_table(game, config, self.settings.name, speed, cpu, **kw)
+        except (TableError, RulesError, ValueError) as e:
+            cpu.close()
+            return f"Could not open that table: {e}"
+        except (OSError, RuntimeError) as e:
+            cpu.close()
+            return f"Could not open the table on the network: {e}"
+        if hosted.save_path is not None and hosted.host_thread is not None:
+            with contextlib.suppress(OSError):
+                saves.write_host_note(hosted.save_path, hosted.code, hosted.host_thread.port)
+        self.push(LobbyScene(self, hosted, kind))
+        return None
+
     def join_table(self, target: Any) -> str | None:
-        """Join a LAN table (a code or a parsed link); the lobby shows the outcome."""
+        """Join a LAN table (a code or a parsed link); the lobby shows the outcome. A seat this
+        program had at that table before (its token is kept in the data folder) is rejoined."""
+        from game.client import saves
         from game.client.lobby import LobbyScene
         from game.client.net_session import NetSession
         from net.client import Client
 
+        folder = self.store.folder
+        token = saves.seat_token(folder, target)
+
+        def fresh() -> Any:
+            saves.forget_seat(folder, target)
+            return Client(target, self.settings.name, **self.join_options).start()
+
+        def keep(session: NetSession) -> None:
+            keys = saves.join_keys(target)
+            if session.code and session.code not in keys:
+                keys.append(session.code)
+            for seat, tok in session.tokens.items():
+                saves.remember_seat(folder, keys, tok, seat, session.link)
+
         try:
-            client = Client(target, self.settings.name, **self.join_options).start()
+            client = Client(target, self.settings.name, token=token,
+                            **self.join_options).start()
         except (OSError, ValueError) as e:
             return str(e)
-        self.push(LobbyScene(self, NetSession(client), "join"))
+        self.push(LobbyScene(self, NetSession(client, on_seat=keep,
+                                              fresh_client=fresh if token else None), "join"))
         return None
 
     def quit(self) -> None:
@@ -336,17 +397,91 @@ class App:
         self.store.close()
 
 
+def host_options(args: Any) -> tuple[str, dict[str, Any], str, dict[str, Any]]:
+    """``(game, config, speed, host_table options)`` from the launcher's ``--host`` options
+    (``net.cli.add_arguments``). Raises ``ValueError`` with a readable message."""
+    from net.cli import CliError, game_config
+
+    try:
+        config = game_config(args)
+    except CliError as e:
+        raise ValueError(str(e)) from None
+    game = str(getattr(args, "game", "track"))
+    opts: dict[str, Any] = {"cpu_level": getattr(args, "cpu", "tricky")}
+    if getattr(args, "seed", None) is not None:
+        opts["seed"] = int(args.seed)
+    if getattr(args, "code", None):
+        opts["code"] = str(args.code)
+    if getattr(args, "advertise", None):
+        opts["advertise"] = str(args.advertise)
+    if getattr(args, "bind", None):
+        opts["bind"] = str(args.bind)
+    from net.codes import DEFAULT_PORT
+
+    port = getattr(args, "port", None)
+    # the usual port falls back to any free one when taken; a port asked for is kept to
+    opts["port"] = None if port in (None, DEFAULT_PORT) else int(port)
+    if getattr(args, "no_discovery", False):
+        opts["discovery"] = None
+    elif getattr(args, "discovery_port", None) is not None:
+        opts["discovery"] = ("0.0.0.0", int(args.discovery_port))
+    if getattr(args, "save", None):
+        opts["save_path"] = Path(args.save)
+    return game, config, str(getattr(args, "speed", "normal")), opts
+
+
+def start_hosting(app: App, args: Any) -> str | None:
+    """Open straight into hosting from the launcher's options (``main.py --host``): a new
+    table, or ``--resume SAVE``. Returns an error text (also shown on the title) or None."""
+    try:
+        game, config, speed, opts = host_options(args)
+    except ValueError as e:
+        app.message = f"Cannot host: {e}"
+        return app.message
+    if getattr(args, "resume", None):
+        keep = {k: v for k, v in opts.items() if k in ("bind", "discovery", "advertise")}
+        if getattr(args, "code", None):
+            keep["code"] = opts["code"]
+        if opts.get("port") is not None:
+            keep["port"] = opts["port"]
+        problem = app.reopen_table(args.resume, **keep)
+    else:
+        problem = app.host_new_table(game, config, speed, **opts)
+    if problem:
+        app.message = problem
+    return problem
+
+
 def run(size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
-        frames: int = 0, data: str | Path | None = None, join: str | None = None) -> int:
+        frames: int = 0, data: str | Path | None = None, join: str | None = None,
+        host: Any = None) -> int:
     """Open the window on the title screen and play until the person quits.
 
     ``size`` is the windowed size, ``fullscreen`` overrides the saved setting (None: use it),
     ``frames`` stops after that many frames (0: never; for smoke tests), ``data`` is the data
     folder for settings and records (None: ``$TEE_TABLE_DATA`` or the user data folder),
-    ``join`` a code, link or address to join at once (``python main.py --join LINK``).
+    ``join`` a code, link or address to join at once (``python main.py --join LINK``),
+    ``host`` the launcher's whole argparse Namespace: with ``host.host`` true (and not
+    ``host.headless``) the window opens straight into hosting a new table built from the host
+    options (``--game --rules --seats --option --cpu --speed --seed --port --bind
+    --advertise --code --no-discovery --save``; ``--resume SAVE`` reopens a saved table), with
+    the lobby shown. ``host.name`` (``--name``), when given, is the person's name for this run
+    (not saved in the settings).
     """
     app = App(size, fullscreen, store=Store(data))
-    if join:
+    name = getattr(host, "name", None) if host is not None else None
+    if name:
+        from game.table import NAME_MAX
+
+        clean = " ".join(str(name).split())
+        if clean and clean.isprintable() and len(clean) <= NAME_MAX:
+            app.settings = replace(app.settings, name=clean)
+        else:
+            app.message = f"--name {name!r} cannot be used; playing as {app.settings.name}."
+    if host is not None and getattr(host, "host", False) and not getattr(host, "headless",
+                                                                         False):
+        start_hosting(app, host)
+    elif join:
         from game.client.screens import JoinScene
 
         scene = JoinScene(app)

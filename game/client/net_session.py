@@ -15,6 +15,8 @@ joins it over loopback like everyone else (one path for every play).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from game.table import Result, SeatSpec, Table
@@ -24,8 +26,15 @@ class NetSession:
     remote = True
 
     def __init__(self, client: Any, host_thread: Any = None, table: Table | None = None,
-                 cpu: Any = None) -> None:
+                 cpu: Any = None, on_seat: Callable[[NetSession], None] | None = None,
+                 fresh_client: Callable[[], Any] | None = None) -> None:
         self.client = client
+        #: Called after the host gives this program a seat (or moves it): the app keeps the
+        #: token in the data folder so a relaunched program rejoins the same seat.
+        self.on_seat = on_seat
+        #: When the join used a remembered token and the host does not know it (a different
+        #: table under the same code), the join is retried once with this fresh client.
+        self.fresh_client = fresh_client
         self.host_thread = host_thread
         self._table = table  # only when hosting, for closing it (never touched otherwise)
         self._cpu = cpu
@@ -44,6 +53,8 @@ class NetSession:
         self.failure: tuple[str, str] | None = None  # (reason, message) once it gave up
         self.refusal: str | None = None
         self.welcomed = False
+        #: The hosted table's save file (hosting only), for Reopen a saved table.
+        self.save_path: Path | None = None
 
     # ------------------------------------------------------------------ reading
     @property
@@ -77,7 +88,15 @@ class NetSession:
             if t == "_conn":
                 self.status = m["state"]
                 if m["state"] == "failed":
-                    self.failure = (m.get("reason") or "unreachable", m.get("message") or "")
+                    reason = m.get("reason") or "unreachable"
+                    if reason == "bad_token" and self.fresh_client is not None \
+                            and not self.welcomed:
+                        self.client.close(timeout=1.0)
+                        self.client = self.fresh_client()
+                        self.fresh_client = None
+                        self.status = "connecting"
+                        break
+                    self.failure = (reason, m.get("message") or "")
             elif t == "welcome":
                 self.welcomed = True
                 tab = m.get("table") or {}
@@ -88,6 +107,8 @@ class NetSession:
                 self.public["config"] = tab.get("config", {})
                 self.public["game"] = self.game
                 self.tokens = {m["seat"]: m["token"]} if m.get("seat") is not None else {}
+                if self.tokens and self.on_seat is not None:
+                    self.on_seat(self)
             elif t == "snapshot":
                 self._snapshot(m)
                 out.append({"type": "reset"})
@@ -209,30 +230,50 @@ class NetSession:
 def host_table(game: str, config: dict[str, Any], name: str, speed: str, cpu: Any,
                bind: str = "0.0.0.0", port: int | None = None,
                discovery: tuple[str, int] | None = ("0.0.0.0", 47801),
-               seed: int | None = None) -> NetSession:
-    """Create the authoritative table, host it on the LAN, and join it over loopback."""
+               seed: int | None = None, *, cpu_level: str = "tricky",
+               code: str | None = None, advertise: str | None = None,
+               save_path: str | Path | None = None, resume: str | Path | None = None,
+               fsync: bool = True) -> NetSession:
+    """Create the authoritative table (or reopen one from its save with ``resume``), host it
+    on the LAN, and join it over loopback.
+
+    ``save_path``: the new table's save file (None: no save). ``resume``: a save file to
+    reopen: the same seats and tokens; with ``code`` (and ``port``) as before, everyone's
+    program rejoins its seat by itself. ``port`` None tries the usual port, then any free one.
+    Raises ``OSError`` when the network cannot be opened and :class:`~game.table.TableError`
+    (``SaveError``...) for a save that cannot be used; nothing is left running then.
+    """
     import secrets
 
     from net.client import Client
     from net.codes import DEFAULT_PORT
     from net.host import HostThread
 
-    cfg = {k: v for k, v in config.items() if k != "game"}
-    rules_seed = secrets.randbits(63) if seed is None else seed
-    probe = Table.create(game, cfg, rules_seed, clock=time.monotonic)
-    count = probe.seat_count
-    probe.close()
-    seats = [SeatSpec("person", name)] + [SeatSpec() for _ in range(count - 1)]
-    table = Table.create(game, cfg, rules_seed, seats, clock=time.monotonic, speed=speed,
-                         host_seat=0, cpu=cpu)
+    if resume is not None:
+        table = Table.resume(resume, clock=time.monotonic, cpu=cpu, fsync=fsync)
+        game = table.game
+    else:
+        cfg = {k: v for k, v in config.items() if k != "game"}
+        rules_seed = secrets.randbits(63) if seed is None else seed
+        probe = Table.create(game, cfg, rules_seed, clock=time.monotonic)
+        count = probe.seat_count
+        probe.close()
+        seats = [SeatSpec("person", name)] + [SeatSpec("cpu", level=cpu_level)
+                                              for _ in range(count - 1)]
+        table = Table.create(game, cfg, rules_seed, seats, clock=time.monotonic, speed=speed,
+                             host_seat=0, cpu=cpu, save_path=save_path, fsync=fsync)
     ht = None
     last_error: Exception | None = None
     for p in ([DEFAULT_PORT, 0] if port is None else [port]):
         try:
-            ht = HostThread(table, bind=bind, port=p, discovery=discovery).start()
+            ht = HostThread(table, bind=bind, port=p, discovery=discovery, code=code,
+                            advertise=advertise).start()
             break
         except OSError as e:
             last_error = e
+        except Exception as e:  # a bad --code or --advertise: the table must not stay open
+            table.close()
+            raise OSError(str(e)) from None
     if ht is None:
         table.close()
         raise OSError(f"could not open the table on the network: {last_error}")
@@ -241,5 +282,6 @@ def host_table(game: str, config: dict[str, Any], name: str, speed: str, cpu: An
     session.game = game
     session.code = ht.code
     session.link = str(ht.link)
+    session.save_path = table.save_path
     print(f"Tee Table: hosting table {ht.code} - join with the code or {ht.link}", flush=True)
     return session

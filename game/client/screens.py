@@ -146,9 +146,11 @@ class NewTableScene(Scene):
         self.speed = Choice("Table speed", [(k, v) for k, v in SPEED_TEXT.items()], speed)
         self.start_button = Button("Start" if kind != "host" else "Open the table", self.start)
         self.back_button = Button("Back", self.back)
+        self.reopen_button = Button("Reopen a saved table", lambda: app.push(ReopenScene(app)))
+        self.reopen_button.visible = kind == "host"
         for w in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
                   self.last_chance, self.upcard, self.layout_size, self.speed,
-                  self.start_button, self.back_button):
+                  self.start_button, self.back_button, self.reopen_button):
             self.form.add(w)
         if solo:
             self.game.enabled = False
@@ -209,11 +211,72 @@ class NewTableScene(Scene):
         by = h - self.px(100)
         self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
         self.start_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
+        # Host a game: reopen a saved table, top right (out of the options' column)
+        rw = min(self.px(300), max(self.px(200), (w - fw) // 2 - self.px(24)))
+        self.reopen_button.rect = pygame.Rect(w - rw - self.px(16), self.px(16), rw,
+                                              self.px(52))
 
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
         if self.error:
             draw_message(self, surf, self.error, self.start_button.rect.y - self.px(26),
+                         theme.BAD)
+
+
+# ---------------------------------------------------------------------------- reopen
+class ReopenScene(Scene):
+    """Host a game -> Reopen a saved table: the tables this program hosted (saved in the data
+    folder), newest first, with game, rules, seats, people and date. Choosing one reopens it
+    under the same code and port: every joined program rejoins its seat by itself."""
+
+    name = "reopen"
+    title = "Reopen a saved table"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        from game.client.saves import list_saves
+
+        self.error: str | None = None
+        self.saves = list_saves(app.store.folder)
+        rows = []
+        for info in self.saves:
+            when, who, plays = info.detail().split(" - ", 2)
+            rows.append([when, info.title(), who, plays])
+        self.table = ListBox(rows, on_select=self.reopen, widths=(0.24, 0.28, 0.32, 0.16),
+                             header=("Saved", "Game", "People", "Progress"))
+        self.back_button = Button("Back", self.back)
+        self.form.add(self.table)
+        self.form.add(self.back_button)
+        self.form.focus(self.table if rows else self.back_button)
+
+    def reopen(self, i: int) -> None:
+        if not 0 <= i < len(self.saves):
+            return
+        problem = self.app.reopen_table(self.saves[i].path)
+        self.error = problem
+
+    def layout(self, w: int, h: int) -> None:
+        tw = min(self.px(1100), int(w * 0.94))
+        top = self.px(100)
+        self.table.row_h = max(20, self.px(38))
+        self.table.rect = pygame.Rect((w - tw) // 2, top, tw, h - top - self.px(190))
+        bw = self.px(260)
+        self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(90), bw, self.px(62))
+
+    def draw(self, surf: pygame.Surface) -> None:
+        super().draw(surf)
+        a = self.app.assets
+        w = surf.get_width()
+        if not self.saves:
+            msg = a.fit_text("No saved tables yet: tables you host are saved here.",
+                             self.px(26), theme.TEXT_DIM, self.table.rect.w - 20)
+            surf.blit(msg, msg.get_rect(center=self.table.rect.center))
+        tip = a.fit_text("Click a table (or Up / Down, then Enter) to reopen it: everyone "
+                         "rejoins their seat by themselves.", self.px(22), theme.TEXT_DIM,
+                         int(w * 0.94))
+        surf.blit(tip, tip.get_rect(center=(w // 2, self.table.rect.bottom + self.px(24))))
+        if self.error:
+            draw_message(self, surf, self.error, self.table.rect.bottom + self.px(60),
                          theme.BAD)
 
 
