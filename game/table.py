@@ -121,7 +121,8 @@ is not a Tee Table save raises :class:`ForeignSave`; one that is damaged raises
 :class:`CorruptSave`; a newer format raises :class:`SaveVersionError`; none is ever written to.
 A torn last line (a crash mid-write: no final newline) is dropped with a warning
 (:attr:`Table.warnings`) and cut off before the next record is appended. :meth:`Table.create`
-refuses an existing ``save_path`` (:class:`SaveExists`).
+refuses an existing ``save_path`` (:class:`SaveExists`). While a table has its save open, the
+file is locked (``flock`` on POSIX): a second table resuming it gets :class:`SaveInUse`.
 """
 
 from __future__ import annotations
@@ -141,6 +142,11 @@ from game.cpu_worker import CpuFailed, CpuJob, CpuRunner, SyncCpu
 from game.rules.api import GameRules, RulesError
 from game.rules.cards import Rng
 
+try:  # POSIX: lock a save file while a table writes it
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
     "CPU_LEVELS",
     "SAVE_FORMAT",
@@ -152,6 +158,7 @@ __all__ = [
     "Result",
     "SaveError",
     "SaveExists",
+    "SaveInUse",
     "SaveVersionError",
     "SeatSpec",
     "Speed",
@@ -202,6 +209,10 @@ class CorruptSave(SaveError):
 
 class SaveVersionError(SaveError):
     """The save was written by a newer version of the program."""
+
+
+class SaveInUse(SaveError):
+    """Another open table (in this or another program) is writing this save file."""
 
 
 class SaveExists(SaveError):
@@ -419,17 +430,39 @@ def _clean_name(name: object) -> str | None:
 
 
 class _SaveFile:
-    """An append-only JSON-lines file, each record flushed and fsync'd."""
+    """An append-only JSON-lines file, each record flushed and fsync'd.
+
+    The file is locked (``flock``, where the platform has it) while open, so two programs never
+    write one save: a second one gets :class:`SaveInUse`.
+    """
 
     def __init__(self, path: Path, *, fsync: bool, create: bool) -> None:
         self.path = path
         self.fsync = fsync
+        flags = os.O_WRONLY | os.O_APPEND | (os.O_CREAT | os.O_EXCL if create else 0)
         try:
-            self._f = open(path, "x" if create else "a", encoding="utf-8", newline="\n")  # noqa: SIM115
+            fd = os.open(path, flags, 0o644)
         except FileExistsError:
             raise SaveExists(f"{path} already exists; a save is never overwritten") from None
+        except FileNotFoundError:
+            if create:
+                raise SaveError(f"cannot open the save file {path}: no such folder") from None
+            raise SaveError(f"no save file at {path}") from None
         except OSError as e:
             raise SaveError(f"cannot open the save file {path}: {e}") from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise SaveInUse(
+                    f"{path} is in use by another Tee Table (is that table still open?)"
+                ) from None
+        self._f = os.fdopen(fd, "a", encoding="utf-8", newline="\n")
+
+    def truncate(self, size: int) -> None:
+        self._f.flush()
+        os.ftruncate(self._f.fileno(), size)
 
     def append(self, record: Mapping[str, Any]) -> None:
         self._f.write(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n")
@@ -631,10 +664,22 @@ class Table:
     ) -> Table:
         """Rebuild a saved table by replay, with the same seats and tokens.
 
-        Raises :class:`ForeignSave`, :class:`CorruptSave`, :class:`SaveVersionError` or
-        :class:`SaveError`; the file is then left exactly as it was.
+        Raises :class:`ForeignSave`, :class:`CorruptSave`, :class:`SaveVersionError`,
+        :class:`SaveInUse` (another open table writes it) or :class:`SaveError`; the file is then
+        left exactly as it was.
         """
         path = Path(save_path)
+        save = _SaveFile(path, fsync=fsync, create=False)  # locked from here on
+        try:
+            return cls._rebuild(path, save, clock=clock, cpu=cpu)
+        except BaseException:
+            save.close()
+            raise
+
+    @classmethod
+    def _rebuild(
+        cls, path: Path, save: _SaveFile, *, clock: Callable[[], float], cpu: CpuRunner | None
+    ) -> Table:
         header, records, cut, warnings = _read_save(path)
         try:
             rules = rules_for(str(header["game"]))
@@ -683,12 +728,11 @@ class Table:
                 s.dropped_at = None if s.local else now
         table._busy_until = table._turn_since = now
         if cut is not None:
-            with open(path, "r+b") as f:
-                f.truncate(cut)
+            save.truncate(cut)
         for w in warnings:
             log.warning(w)
         table.warnings.extend(warnings)
-        table._save = _SaveFile(path, fsync=fsync, create=False)
+        table._save = save
         table._refresh(now)
         return table
 

@@ -657,3 +657,25 @@ def test_a_save_that_cannot_be_written_stops_saving_and_the_game_goes_on(
     assert again.log == [(0, "2C")]
     with pytest.raises(TableError, match="cannot open the save file"):
         Table.create("race", cfg, 1, None, clock=clock, save_path=tmp_path / "no" / "dir.tee")
+
+
+def test_an_open_save_cannot_be_resumed_by_a_second_table(tmp_path) -> None:
+    from game.table import SaveError, SaveInUse
+
+    clock = FakeClock()
+    path = tmp_path / "t.tee"
+    cfg = {"seats": 2, "target": 99, "hands": [["2C", "3C"], ["4D", "5D"]], "deck": []}
+    t = Table.create("race", cfg, 1, [ANN, SeatSpec("person", "Bo", local=True)], clock=clock,
+                     host_seat=0, save_path=path, cpu=FirstCpu())
+    t.start(t.host_token)
+    t.submit(t.token(0), "2C", 0)
+    before = path.read_bytes()
+    with pytest.raises(SaveInUse, match="in use"):
+        Table.resume(path, clock=clock)
+    assert path.read_bytes() == before
+    t.close()
+    again = Table.resume(path, clock=clock, cpu=FirstCpu())
+    assert again.log == [(0, "2C")]
+    with pytest.raises(SaveError, match="no save file"):
+        Table.resume(tmp_path / "missing.tee", clock=clock)
+    assert not (tmp_path / "missing.tee").exists()
