@@ -238,6 +238,10 @@ def test_tees_passing_own_and_partner_blocks_opponent_does_not() -> None:
     p = P("tees", {"a": "s,s,s,10,14", "b": "s,s,s,s,12", "c": "s,s,s,s,20"},
           "4C,5C,6C,7C,8C")
     assert legal(p) == ["4:a14+4", "5:a14+5"]
+    # a10 + 2 would land on its own a12: never, not even as a last resort; a12 + 2 lands on
+    # the partner c14, the only play: legal.
+    p = P("tees", {"a": "s,s,s,10,12", "c": "s,s,s,s,14"}, "2C")
+    assert legal(p) == ["2:a12+2"]
     # a10+2 passes nothing and lands on the opponent b12: it is bumped (passing b is free).
     p = P("tees", {"a": "s,s,s,10,14", "b": "s,s,s,s,12", "c": "s,s,s,s,20"}, "2C")
     assert legal(p) == ["2:a10+2", "2:a14+2"]
@@ -330,6 +334,9 @@ def test_tees_three_pulls_a_non_snug_home_peg_back() -> None:
     # a: h2, h4 (h5 empty): h4 -> h1 would pass own h2: no; h2 -> 2.
     p = P("tees", {"a": "s,s,s,h2,h4"}, "3C")
     assert legal(p) == ["3:ah2-3"]
+    # a: h3, h4 (h5 empty): h4 -> h1 would pass own h3: no; h3 -> h2, h1, the in-spot 3.
+    p = P("tees", {"a": "s,s,s,h3,h4"}, "3C")
+    assert legal(p) == ["3:ah3-3"]
     # a: h4 alone (h5 empty: not snug): home 4 back to home 1.
     p = P("tees", {"a": "s,s,s,s,h4"}, "3C")
     assert legal(p) == ["3:ah4-3"]
@@ -571,6 +578,18 @@ def test_classic_and_team_home_has_five_holes_exact_count() -> None:
     p = P("team", {"a": "s,s,s,s,3", "c": "h1,h2,h3,h4,h5"}, "6C,9C,TC,QC")
     # c is home: only a moves; from the in-spot 6/9/10 stay on the ring; Q: a comes out (8).
     assert legal(p) == ["6:a3+6", "9:a3+9", "T:a3+10", "Q:as", "Q:a3+10"]
+    # a 7 split from the in-spot: a3 and a20, nothing else out.
+    # whole: a3 -> 10 (7 > 5: no home); a20 -> 27.
+    # a3 first by k: ring 3+k (k = 1..6) and home k (k = 1..5; h6 does not exist), then
+    #   a20 + (7-k): 11. a20 first by k: then a3 + (7-k) on the ring (6) or into home 7-k
+    #   for 7-k <= 5, k = 2..6 (5): 11. Total 24.
+    p = P("classic", {"a": "s,s,s,3,20"}, "7C")
+    want = ["7:a3+7", "7:a20+7"]
+    want += [f"7:a3+{k},a20+{7 - k}" for k in range(1, 7)]
+    want += [f"7:a3+{k}h,a20+{7 - k}" for k in range(1, 6)]
+    want += [f"7:a20+{k},a3+{7 - k}" for k in range(1, 7)]
+    want += [f"7:a20+{k},a3+{7 - k}h" for k in range(2, 7)]
+    same(legal(p), want)
 
 
 def test_classic_passing_other_colours_is_free_landing_bumps() -> None:
