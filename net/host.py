@@ -195,9 +195,9 @@ class Host:
             await asyncio.sleep(self.tick_interval)
             try:
                 self.glue.tick()
+                self._flush()
             except Exception:  # the table must not take the server down
                 log.exception("table tick failed")
-            self._flush()
 
     # --- output ------------------------------------------------------------------------------
 
@@ -226,7 +226,12 @@ class Host:
                 by_seat.setdefault(c.seat, []).append(c)
         out = self.glue.collect(set(by_seat))
         for seat, msgs in out.items():
-            datas = [P.pack(m) for m in msgs]
+            datas = []
+            for m in msgs:
+                try:
+                    datas.append(P.pack(m))
+                except (P.ProtocolError, TypeError, ValueError) as e:
+                    log.error("cannot send %s to seat %s: %s", m.get("t"), seat, e)
             for c in by_seat[seat]:
                 for data in datas:
                     self._send_bytes(c, data)
