@@ -90,12 +90,38 @@ def interfaces() -> list[tuple[str, str, str | None]]:
     return out
 
 
+_VIRTUAL = ("docker", "br-", "veth", "virbr", "lxc", "vmnet", "vboxnet", "cni", "flannel")
+
+
+def _default_route_interface() -> str | None:
+    """The interface of the IPv4 default route (Linux ``/proc/net/route``), if any."""
+    try:
+        with open("/proc/net/route", encoding="ascii") as f:
+            next(f, None)
+            for line in f:
+                parts = line.split()
+                if len(parts) > 2 and parts[1] == "00000000":
+                    return parts[0]
+    except OSError:
+        pass
+    return None
+
+
 def lan_address() -> str:
-    """This machine's LAN IPv4 address for the link (no packet is sent to find it)."""
-    for _name, addr, _brd in interfaces():
-        if not addr.startswith("169.254."):
+    """This machine's LAN IPv4 address for the link (no packet is sent to find it).
+
+    The address of the default route's interface if there is one, else the first up interface
+    that does not look like a container or VM bridge, else any, else 127.0.0.1.
+    """
+    found = [(n, a) for n, a, _b in interfaces() if not a.startswith("169.254.")]
+    default = _default_route_interface()
+    for name, addr in found:
+        if name == default:
             return addr
-    return "127.0.0.1"
+    for name, addr in found:
+        if not name.startswith(_VIRTUAL):
+            return addr
+    return found[0][1] if found else "127.0.0.1"
 
 
 def default_targets(port: int = DISCOVERY_PORT) -> list[tuple[str, int]]:

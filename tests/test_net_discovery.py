@@ -228,3 +228,20 @@ def test_join_by_code_and_play_across_two_namespaces() -> None:
         rest, _ = host.communicate(timeout=30)
         assert host.returncode == 0
         assert "game over:" in rest
+
+
+def test_lan_address_prefers_the_default_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    from net import discovery as D
+
+    ifs = [("docker0", "172.17.0.1", "172.17.255.255"), ("wlan0", "192.168.1.5", "192.168.1.255"),
+           ("eth1", "10.0.0.9", "10.0.0.255")]
+    monkeypatch.setattr(D, "interfaces", lambda: ifs)
+    monkeypatch.setattr(D, "_default_route_interface", lambda: "eth1")
+    assert D.lan_address() == "10.0.0.9"
+    monkeypatch.setattr(D, "_default_route_interface", lambda: None)
+    assert D.lan_address() == "192.168.1.5"  # not the container bridge
+    monkeypatch.setattr(D, "interfaces", lambda: [])
+    assert D.lan_address() == "127.0.0.1"
+    monkeypatch.setattr(D, "interfaces", lambda: ifs)
+    assert D.default_targets(47801) == [("172.17.255.255", 47801), ("192.168.1.255", 47801),
+                                        ("10.0.0.255", 47801), ("255.255.255.255", 47801)]
