@@ -1,7 +1,23 @@
 """The track game: card-driven peg races in rule sets ``tees``, ``classic`` and ``team``.
 
 ``RULES`` implements :class:`game.rules.api.GameRules`; see ``docs/notation.md`` for the
-position and play notation and ``docs/events.md`` for the events ``apply`` returns.
+position and play notation (and the rulings) and ``docs/events.md`` for the events and views.
+
+Library use::
+
+    from game.rules.track import RULES
+    state, events = RULES.start({"rules": "classic", "seats": 4}, seed=7)  # or new_game()
+    seat = RULES.to_move(state)                 # None once over
+    plays = RULES.legal_plays(state)            # Play objects; str(play) is the token
+    state, events = RULES.apply(state, seat, "5:a12+5")   # a token or a Play
+    RULES.view(state, seat); RULES.filter_events(events, seat)
+    RULES.determinize(view, seed); RULES.outcome(state)
+    RULES.replay(config, seed, [(seat, token), ...])
+    RULES.format_position(state); RULES.parse_position(text)
+
+Fast paths for simulations (CPU search): ``engine.gen_legal(state)`` (the cached legal list,
+do not mutate it) and ``engine.apply_play(state, seat, play, events=False)`` for a play taken
+from that list (no legality check).
 """
 
 from game.rules.track.engine import Play, TrackState
