@@ -72,16 +72,18 @@ Driving
 -------
 Call :meth:`Table.tick` often (each frame, or each host loop turn). It releases CPU and stand-in
 plays when they are due: the table is not paused, the animations of the events already emitted
-are over at the current speed (the table keeps a "busy until" from :meth:`event_duration`),
-and the CPU wait has elapsed. The CPU runner (``game.cpu_worker.SyncCpu`` by default,
-``ProcessCpu`` for the client and host) is asked as soon as a CPU is to move and polled without
-blocking. A CPU's seed comes from the table seed, the state number and the seat, so a resumed
-table's CPUs choose as the original's would have. A CPU that fails or answers an illegal play
-is replaced by the first legal play (noted in :attr:`Table.warnings`), and so is one that has
-not answered :data:`CPU_TIMEOUT` table seconds after its play was due, so a game never hangs.
-:meth:`Table.next_due` says when a tick next matters (tests jump the fake clock there).
-All pacing runs on *table time*: the injected clock with paused spans (and the lobby) cut out,
-so nothing moves while paused and the animations resume where they stopped.
+are over at the current speed (the table keeps a "busy until" from :meth:`event_duration`), and
+the CPU wait has elapsed. The CPU runner (``game.cpu_worker.SyncCpu`` by default, ``ProcessCpu``
+for the client and host) is asked as soon as a CPU is to move and polled without blocking. A
+CPU's seed comes from the table seed, the state number and the seat, so a resumed table's CPUs
+choose as the original's would have (exactly so for CPUs whose choice depends only on the view
+and the seed; a CPU that searches until a wall-clock budget runs out may differ). A CPU that
+fails or answers an illegal play is replaced by the first legal play (noted in
+:attr:`Table.warnings`), and so is one that has not answered :data:`CPU_TIMEOUT` table seconds
+after its play was due, so a game never hangs. :meth:`Table.next_due` says when a tick next
+matters (tests jump the fake clock there). All pacing runs on *table time*: the injected clock
+with paused spans (and the lobby) cut out, so nothing moves while paused and the animations
+resume where they stopped.
 
 Output
 ------
