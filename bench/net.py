@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
 
         def people(ht: HostThread = ht) -> int:
             return ht.call(lambda h: sum(s["kind"] == "person"
-                                         for s in h.glue.table._public()["seats"]))
+                                         for s in h.glue.table.public()["seats"]))
 
         while people() < 7:
             if time.monotonic() > deadline:

@@ -136,7 +136,7 @@ def _autostart(host: Host, n: int) -> None:
     t = host.glue.table
     if n <= 0 or t.phase != "lobby":
         return
-    people = [s for s in t._public()["seats"] if s["kind"] == "person"]
+    people = [s for s in t.public()["seats"] if s["kind"] == "person"]
     if len(people) >= n:
         t.start(t.host_token)
 
@@ -153,8 +153,8 @@ async def serve(args: argparse.Namespace, table: Any, out: Callable[[str], None]
     out(f"address: {host.link.address}")
     out(f"port: {host.port}")
     out(f"admin token: {table.host_token}")
-    if table._save is not None:
-        out(f"save: {table._save.path}")
+    if table.save_path is not None:
+        out(f"save: {table.save_path}")
     if host.discovery_error:
         out(host.discovery_error)
     out("ready")

@@ -43,7 +43,7 @@ class TableGlue:
     def table_name(self) -> str:
         t = self.table
         hs = t.host_seat
-        who = t._public()["seats"][hs]["name"] if hs is not None else None
+        who = t.seat_info(hs)["name"] if hs is not None else None
         return f"{who}'s table" if who else "Tee Table"
 
     def host_token(self) -> str:
@@ -60,7 +60,7 @@ class TableGlue:
         return {
             "code": self.code, "link": self.link, "table_id": t.table_id, "game": t.game,
             "config": t.config, "seat_count": t.seat_count, "host_seat": t.host_seat,
-            "is_host": t._is_host(token), "protocol": VERSION,
+            "is_host": t.is_host(token), "protocol": VERSION,
         }
 
     # --- joining -----------------------------------------------------------------------------
@@ -79,7 +79,7 @@ class TableGlue:
         if token == t.host_token:
             return token
         seat = t.seat_of(token)
-        if seat is None or t._public()["seats"][seat]["kind"] != "person":
+        if seat is None or t.seat_info(seat)["kind"] != "person":
             raise Refusal("bad_token", "this table has no seat for that token (a different "
                                        "table, or the seat was handed to a CPU)")
         return token
@@ -145,7 +145,7 @@ class TableGlue:
             raise Refusal("not_allowed", f"you already sit at seat {seat}")
         if old is not None and old == t.host_seat:
             raise Refusal("not_allowed", "the host's seat stays where it is")
-        name = t._public()["seats"][old]["name"] if old is not None else "Guest"
+        name = t.seat_info(old)["name"] if old is not None else "Guest"
         r = self._check(t.take_seat(seat, name))
         new = str(r.data["token"])
         if old is not None and token != t.host_token:
