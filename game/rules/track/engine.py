@@ -635,6 +635,51 @@ def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: l
     return out
 
 
+def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[int],
+             hm: list[int]) -> list[list[tuple]]:
+    """Forward parts of one peg for every count 1..top (classic/team), index = count:
+    lists of ``(part, bumps)``, ring destination before home, as :func:`_dests` gives."""
+    c = pid // PEGS
+    out: list[list[tuple]] = [[] for _ in range(top + 1)]
+    h = hm[c]
+    if loc >= HOME0:
+        k = loc - HOME0
+        for a in range(1, min(top, 5 - k) + 1):
+            if (h >> (k + a - 1)) & 1:
+                break
+            out[a].append((("f", pid, loc, loc + a, a), ()))
+        return out
+    R = cfg.R
+    f = cfg.fwd[loc]
+    own = rm[c]
+    d = cfg.inspot[c] - loc
+    if d < 0:
+        d += R
+    ring_ok = True
+    home_ok = d < top and not f[d] & own
+    for a in range(1, top + 1):
+        lst = out[a]
+        if ring_ok:
+            x = loc + a
+            if x >= R:
+                x -= R
+            if (own >> x) & 1:
+                ring_ok = False
+            elif occ[x] < 0:
+                lst.append((("f", pid, loc, x, a), ()))
+            else:
+                b = _land(cfg, pid, x, occ)
+                if b is not None:
+                    lst.append((("f", pid, loc, x, a), b))
+        if home_ok and a > d:
+            k = a - d
+            if k > 5 or (h >> (k - 1)) & 1:
+                home_ok = False
+            else:
+                lst.append((("f", pid, loc, HOME0 + k, a), ()))
+    return out
+
+
 def _touched(cfg: Cfg, frm: int, to: int, bumps: tuple) -> int:
     """Ring holes whose occupant a part changed (mask)."""
     m = 0
@@ -676,10 +721,15 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             if kind == "b" and loc >= HOME0:
                 tab[pid] = [(0, True, [])] * total
                 continue
+            if kind == "f":
+                fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
             row = [(0, True, [])]
             for a in amounts:
-                parts = [((kind, pid, loc, to, a), b)
-                         for to, b in _dests(cfg, kind, pid, loc, a, rm, hm, occ)]
+                if kind == "f":
+                    parts = fw[a]
+                else:
+                    parts = [((kind, pid, loc, to, a), b)
+                             for to, b in _dests(cfg, kind, pid, loc, a, rm, hm, occ)]
                 if loc >= HOME0:
                     row.append((0, True, parts))
                 else:
