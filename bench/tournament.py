@@ -94,7 +94,15 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, 
             times[lvl].append(dt)
             if (seat % nteams if game == "track" else seat) == a_side:
                 a_times.append(dt)
-        state, _ = RULES.apply(state, seat, tok)
+        prev = state
+        try:
+            state, _ = RULES.apply(state, seat, tok)
+            if game == "track" and max(state.pegs) > 205:  # HOME0 + 5: the deepest home hole
+                raise RuntimeError(f"a peg went past home 5: {RULES.format_position(state)}")
+        except Exception as e:  # an engine bug: report the position, do not count the game
+            return {"seed": seed, "side": a_side, "score": None, "plays": plays, "a_times": [],
+                    "error": f"{type(e).__name__}: {e} after {tok!r} in "
+                             f"{RULES.format_position(prev)}"}
         plays += 1
     out = RULES.outcome(state)
     if out is None:
@@ -131,10 +139,15 @@ def main(argv: list[str] | None = None) -> int:
     n = 0
     times: list[float] = []
     plays = 0
+    errors = 0
     t0 = time.time()
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(args.jobs) as pool:
         for res in pool.imap_unordered(play_one, jobs):
+            if res["score"] is None:
+                errors += 1
+                print(f"  ERROR seed={res['seed']}: {res['error']}", flush=True)
+                continue
             n += 1
             wins += res["score"]
             times.extend(res["a_times"])
@@ -147,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
     lo, hi = wilson(wins, n)
     print(f"{args.game} {rules} {args.a} vs {args.b} games={n} winrate={wins / n:.3f} "
-          f"ci95=[{lo:.3f},{hi:.3f}] think_p95_ms={p95:.1f}", flush=True)
+          f"ci95=[{lo:.3f},{hi:.3f}] think_p95_ms={p95:.1f}"
+          + (f" errors={errors}" if errors else ""), flush=True)
     return 0
 
 

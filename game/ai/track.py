@@ -54,10 +54,10 @@ THREAT_W = 0.35  # weight of the opponent pegs we threaten (they move before we 
 MULTI_HIT = 0.3  # an opponent hits one peg per turn: the other exposed pegs count this much
 JOKER_TAKE = 0.5  # how often an opponent with a joker spends it on our best ring peg
 EASY_OUT = 8.0  # Easy likes coming out
-EASY_SMART = 0.5  # how often Easy sees what a move is really worth (8 back, partner bumps)
+EASY_SMART = {"tees": 0.5, "classic": 0.7, "team": 0.6}  # how often Easy sees what a move is worth
 EASY_NOISE = 6.0  # Easy's whims (uniform 0..this added to each play's score)
-BUDGET_USE = 0.9  # Nasty plans to finish within this share of its budget
-ROLLOUT_ROUNDS = 1.0  # Nasty's rollouts: rounds of play after its move (1 = back to its turn)
+BUDGET_USE = 0.85  # Nasty plans to finish within this share of its budget
+ROLLOUT_ROUNDS = 2.0  # Nasty's rollouts: rounds of play after its move (its own next move included)
 KEEP = 1.0  # weight of the cards-kept term
 KEEP_THREAT = 0.6  # an opponent peg we can hit with a card we keep
 
@@ -414,7 +414,7 @@ def easy(view: Mapping[str, Any], legal: Sequence[str], seed: int) -> str:
     seat = st.turn
     rng = Rng.from_seed(f"easy/{seed}/{st.nplays}")
     sees_bumps = rng.random() < 0.5
-    smart = rng.random() < EASY_SMART
+    smart = rng.random() < EASY_SMART[st.cfg.conf["rules"]]
     team = st.cfg.team_of[seat]
     team_of = st.cfg.team_of
     vals = []
@@ -514,7 +514,7 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
     per = 0.0
     while max_samples is None or k < max_samples:
         now = time.perf_counter()
-        if max_samples is None and now + per * 1.2 > deadline:
+        if max_samples is None and now + per * 1.5 > deadline:
             break
         det = RULES.determinize(view, (seed * 1000003 + k * 7919 + 17) & ((1 << 62) - 1))
         for j, i in enumerate(cand):
