@@ -164,10 +164,14 @@ async def serve(args: argparse.Namespace, table: Any, out: Callable[[str], None]
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     announced_over = False
+    save_error: str | None = None
     try:
         while not stop.is_set():
             _autostart(host, args.autostart)
             host._flush()
+            if getattr(table, "save_error", None) and table.save_error != save_error:
+                save_error = table.save_error
+                out(f"warning: the table is no longer saved: {save_error}")
             if table.phase == "over" and not announced_over:
                 announced_over = True
                 out(f"game over: {json.dumps(table.outcome(), sort_keys=True)}")

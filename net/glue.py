@@ -232,16 +232,9 @@ class TableGlue:
         rest, old_rest = self._rest(m), self._rest(last)
         old_rest = {k: old_rest.get(k) for k in rest}
         if rest != old_rest:
-            out.append({"t": "table", **{k: rest[k] for k in rest if k in _TABLE_FIELDS}})
+            out.append({"t": "table", **rest})
         merged = dict(last)
         merged.update(m)
         self._last[seat] = merged
         return out
 
-
-# Fields carried by the wire "table" message (the table's public summary minus seats, pause
-# and speed, which have their own messages).
-_TABLE_FIELDS = (
-    "table_id", "game", "config", "state_no", "phase", "to_move", "paused_by", "screen_owner",
-    "cover", "turns", "outcome", "points",
-)

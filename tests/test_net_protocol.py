@@ -280,3 +280,18 @@ def test_parse_join_target_code_or_link() -> None:
     assert parse_join_target("localhost") == Link("localhost", DEFAULT_PORT, None)
     with pytest.raises(LinkError, match="never use"):
         parse_join_target("KQ0F")
+
+
+def test_table_message_is_open_ended_but_needs_its_core() -> None:
+    P.validate_host({"t": "table", "state_no": 4, "phase": "playing", "to_move": 2,
+                     "save_error": None, "some_new_field": [1]})
+    with pytest.raises(P.ProtocolError, match="state_no"):
+        P.validate_host({"t": "table", "phase": "playing"})
+    with pytest.raises(P.ProtocolError, match="no field"):
+        P.validate_host({"t": "seats", "seats": [], "extra": 1})  # others stay closed
+    # 'ref' is allowed on client messages only.
+    P.validate_client({"t": "pause", "ref": 3})
+    with pytest.raises(P.ProtocolError, match="ref"):
+        P.validate_client({"t": "pause", "ref": -1})
+    with pytest.raises(P.ProtocolError):
+        P.validate_host({"t": "resumed", "ref": 3})
