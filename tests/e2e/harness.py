@@ -210,6 +210,7 @@ class Machine:
         self.shots = shots
         self.proc: subprocess.Popen[str] | None = None
         self.window: str | None = None
+        self._focused: str | None = None
         self.logs: list[Path] = []
         self.launches = 0
         self.data.mkdir(parents=True, exist_ok=True)
@@ -321,14 +322,19 @@ class Machine:
         return r
 
     def _focus(self) -> None:
+        """Give the game's window the keyboard focus (once per window: with no window manager
+        nothing else takes it away)."""
         if self.window is None:
             self.window = self.find_window()
-        self.xdo("windowfocus", "--sync", self.window, check=False)
+            self._focused = None
+        if self._focused != self.window:
+            self.xdo("windowfocus", "--sync", self.window, check=False)
+            self._focused = self.window
 
     def key(self, *keys: str) -> None:
         """Press keys (xdotool key names: ``h``, ``Return``, ``Right``, ``Escape``)."""
         self._focus()
-        self.xdo("key", "--delay", "40", *keys)
+        self.xdo("key", "--delay", "30", *keys)
 
     def type(self, text: str) -> None:
         self._focus()
@@ -338,8 +344,7 @@ class Machine:
         """A left click at window coordinates (x, y)."""
         self._focus()
         assert self.window is not None
-        self.xdo("mousemove", "--window", self.window, str(x), str(y))
-        self.xdo("click", "1")
+        self.xdo("mousemove", "--window", self.window, str(x), str(y), "click", "1")
 
     def click_rect(self, rect: Sequence[int]) -> None:
         x, y, w, h = rect
