@@ -157,12 +157,12 @@ async def serve(args: argparse.Namespace, table: Any, out: Callable[[str], None]
         out(f"save: {table.save_path}")
     if host.discovery_error:
         out(host.discovery_error)
-    out("ready")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    out("ready")
     announced_over = False
     save_error: str | None = None
     try:

@@ -124,3 +124,23 @@ def test_cli_argument_helpers() -> None:
         cli.game_config(p.parse_args(["--option", "oops"]))
     assert cli.check_join("teetable://10.0.0.2:47800/KQXF") is None
     assert "never use" in (cli.check_join("KQ0F") or "")
+
+
+def test_sigterm_says_bye_and_exits_cleanly(tmp_path: Path) -> None:
+    import signal
+
+    p, info = launch(["--game", "layout", "--seats", "3", "--port", "0", "--autostart", "0",
+                      "--save", str(tmp_path / "s.jsonl"), *COMMON])
+    b = join(info["link"], "Ann")
+    try:
+        run_until([b], lambda: b.seat is not None, what="seated")
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(20) == 0
+        run_until([b], lambda: any(m["t"] == "bye" for m in b.log), what="bye")
+        assert next(m for m in b.log if m["t"] == "bye")["reason"] == "host_closing"
+        run_until([b], lambda: b.c.status.state == "dropped", what="client rejoining")
+    finally:
+        b.c.close()
+        if p.poll() is None:
+            p.kill()
+            p.wait(10)
