@@ -54,6 +54,10 @@ def shot_new_table_layout(app: App) -> None:
     s.game.step(1)
 
 
+def shot_new_table_host(app: App) -> None:
+    app.push(screens.NewTableScene(app, "host"))
+
+
 def shot_solo(app: App) -> None:
     app.push(screens.NewTableScene(app, "solo"))
 
@@ -98,6 +102,7 @@ SHOTS: dict[str, Shot] = {
     "title": shot_title,
     "new_table": shot_new_table,
     "new_table_layout": shot_new_table_layout,
+    "new_table_host": shot_new_table_host,
     "solo": shot_solo,
     "join_error": shot_join_error,
     "join_full": shot_join_full,

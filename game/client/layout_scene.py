@@ -75,15 +75,17 @@ class LayoutTableScene(TrackTableScene):
         others = [(me + k) % n for k in range(1, n)]
         # my layout: bottom, largest
         my_h = int(h * 0.40)
-        ch = min(int(my_h / 2.25), int((w * 0.62) / 5 / 0.714 / 1.08))
+        label = max(12, int(my_h / 2.25) // 7) + 4  # the place numbers under the cards
+        ch = min(int((my_h - 2 * label) / 2.05), int((w * 0.62) / 5 / 0.714 / 1.08))
         cw = int(ch * 0.714)
         gap = max(4, cw // 10)
+        vgap = max(gap, label + 2)  # room for row 1's numbers between the rows
         total_w = 5 * cw + 4 * gap
         x0 = (w - total_w) // 2
-        y0 = h - m - 2 * ch - gap - self.px(24)
+        y0 = h - m - 2 * ch - vgap - label
         self.card_size = (cw, ch)
         self.place_rects = {me: [pygame.Rect(x0 + (i % 5) * (cw + gap),
-                                             y0 + (i // 5) * (ch + gap), cw, ch)
+                                             y0 + (i // 5) * (ch + vgap), cw, ch)
                                  for i in range(10)]}
         self.hand_spots = {me: (x0 - cw * 0.9, y0 + ch)}
         # the others: a grid at the top
@@ -115,7 +117,7 @@ class LayoutTableScene(TrackTableScene):
         self.pile_pos = self.discard_rect.center
         self.board_rect = pygame.Rect(0, 0, w, h)
         self.card_rects = []
-        self.hand_rect = pygame.Rect(x0, y0, total_w, 2 * ch + gap)
+        self.hand_rect = pygame.Rect(x0, y0, total_w, 2 * ch + vgap)
         bw = self.px(260)
         cx2, cy2 = w // 2, h // 2
         self.ready_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(20), bw, self.px(58))
@@ -361,7 +363,7 @@ class LayoutTableScene(TrackTableScene):
                                                                6 + int(4 * pulse)), 3,
                                      border_radius=max(3, r.w // 8))
                 if seat == me:
-                    n = a.text(str(place), max(12, r.h // 7),
+                    n = a.text(str(place), max(12, min(r.h // 7, self.px(22))),
                                theme.TEXT_DIM)
                     surf.blit(n, n.get_rect(midtop=(r.centerx, r.bottom + 2)))
         # stock and discard pile

@@ -15,14 +15,22 @@ from game.client.lobby import LobbyScene
 from game.client.session import LocalSession
 from game.client.table_scene import AdminOverlay, TrackTableScene
 from game.cpu_worker import SyncCpu
-from game.rules.track import RULES as TRACK
 
 
-def _session(app: App, cfg: dict[str, Any], speed: str = "blitz", seed: int = 11
-             ) -> LocalSession:
+def _session(app: App, cfg: dict[str, Any], speed: str = "blitz", seed: int = 11,
+             position: str | None = None) -> LocalSession:
+    """A local table; ``position``: start from that hand-written position (FixedStart)."""
     app.virtual_time = 0.0
-    return LocalSession(str(cfg.get("game", "track")), cfg, speed=speed, seed=seed,
-                        cpu=SyncCpu(), clock=app.table_clock)
+    app.hint_processes = False
+    game = str(cfg.get("game", "track"))
+    rules = None
+    if position is not None:
+        from game.client.testing import FixedStart
+        from game.table import rules_for
+
+        rules = FixedStart(rules_for(game), position)
+    return LocalSession(game, cfg, speed=speed, seed=seed, cpu=SyncCpu(),
+                        clock=app.table_clock, rules=rules)
 
 
 def _table(app: App, cfg: dict[str, Any], plays: int = 40, people: int = 1,
@@ -66,17 +74,80 @@ def shot_lobby8(app: App) -> None:
     app.push(LobbyScene(app, s))
 
 
+SPLIT_POSITION = (
+    "classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,30 c:s,s,s,s,s "
+    "d:s,s,s,s,60 turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5 pile=141 discards=0")
+JOKER_POSITION = (
+    "classic 4 teams2 jokers=on seven=on a:s,s,0,12,40 b:s,s,s,s,36 c:s,s,s,s,45 "
+    "d:s,s,s,s,s turn=a hand=JK,5S,6D,7C,KC,2D cards=6,5,5,5 pile=141 discards=0")
+
+
+def _fixed(app: App, position: str) -> TrackTableScene:
+    s = _session(app, {"game": "track", "rules": "classic", "seats": 4}, position=position)
+    s.sit(0, app.settings.name)
+    s.start()
+    scene = TrackTableScene(app, s)
+    app.push(scene)
+    for _ in range(10):
+        app.frame(0.1)
+    return scene
+
+
 def shot_split(app: App) -> None:
-    scene = _table(app, {"rules": "classic", "seats": 4}, plays=0)
-    s = scene.session
-    s.table._state = TRACK.parse_position(
-        "classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,30 c:s,s,s,s,s "
-        "d:s,s,s,s,60 turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5 pile=141 discards=0")
-    s.views[0] = TRACK.view(s.table._state, 0)
-    app.frame(0.01)
+    scene = _fixed(app, SPLIT_POSITION)
     scene.pick_card(5)
     scene.choice.peg = (0, 12)
     app.frame(0.01)
+
+
+def shot_moves(app: App) -> None:
+    """The moves list in words (a joker in hand: what it lands on)."""
+    scene = _fixed(app, JOKER_POSITION)
+    scene.moves.select(len(scene.moves.rows) - 1)
+    app.frame(0.01)
+
+
+def shot_hint(app: App) -> None:
+    """H: the hint with its reason (thought in a thread here, then shown)."""
+    import time
+
+    scene = _fixed(app, JOKER_POSITION)
+    scene.show_hint()
+    deadline = time.monotonic() + 20
+    while scene.hint_status() == "thinking" and time.monotonic() < deadline:
+        app.frame(0.01)
+        time.sleep(0.01)
+    app.frame(0.01)
+
+
+def shot_reopen(app: App) -> None:
+    """Host a game -> Reopen a saved table, with three saves in the data folder."""
+    import os
+    import time
+
+    from game.client import saves
+    from game.client.screens import ReopenScene
+    from game.table import SeatSpec, Table
+
+    tables = [("track", {"rules": "classic", "seats": 4}, ["Ada", "Bea"]),
+              ("layout", {"seats": 3}, ["Ada"]),
+              ("track", {"rules": "team", "seats": 8, "mode": "teams", "teams": 2},
+               ["Ada", "Bea", "Cyd", "Dot"])]
+    for i, (game, cfg, people) in enumerate(tables):
+        path = saves.saves_dir(app.store.folder) / f"hosted-2026113{i}-2000{i}0-ab1{i}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        probe = Table.create(game, cfg, 3, clock=time.monotonic)
+        n = probe.seat_count
+        probe.close()
+        specs = [SeatSpec("person", p) for p in people] + [SeatSpec()] * (n - len(people))
+        t = Table.create(game, cfg, 3, specs, clock=time.monotonic, save_path=path,
+                         host_seat=0, fsync=False)
+        t.start(t.host_token)
+        t.close()
+        saves.write_host_note(path, ["KQXF", "MNPQ", "RSTV"][i], 47800)
+        stamp = 1_764_500_000 + i * 3600
+        os.utime(path, (stamp, stamp))
+    app.push(ReopenScene(app))
 
 
 def shot_paused(app: App) -> None:
@@ -129,21 +200,20 @@ def _trash(seats: int, plays: int = 60) -> Callable[[App], None]:
 
 def shot_trash_wild(app: App) -> None:
     from game.client.layout_scene import LayoutTableScene
-    from game.rules.layout import RULES as LAYOUT
 
-    s = _session(app, {"game": "layout", "seats": 4}, seed=5)
-    s.sit(0, app.settings.name)
-    s.start()
-    scene = LayoutTableScene(app, s)
-    app.push(scene)
-    s.table._state = LAYOUT.parse_position(
+    position = (
         "layout seats=4 wild=J lastchance=0 upcard=0 size=10 first=- seed=0 hand=2 leader=0 "
         "turn=0 phase=wild hold=JC passes=0 ply=0 rng=1 last=- sizes=10,9,10,10 "
         "p0=AD,?5C,3S,?9S,?TS,?QH,7C,?8C,?6S,?KD p1=?AS,?2S,?3S,4S,?5S,?6D,?7S,?8S,?9D "
         "p2=?AC,?2C,?3C,?4C,5D,?6C,?7C,?8D,?9C,JD p3=?AH,?2D,?3H,?4H,?5H,?6H,?7D,?8H,?9H,?TH "
         "stock=4S,3D discard=QS,KH")
-    s.views[0] = LAYOUT.view(s.table._state, 0)
-    s.refresh()
+    s = _session(app, {"game": "layout", "seats": 4}, seed=5, position=position)
+    s.sit(0, app.settings.name)
+    s.start()
+    scene = LayoutTableScene(app, s)
+    app.push(scene)
+    for _ in range(10):
+        app.frame(0.1)
     scene.timeline.finish()
     app.frame(0.01)
 
@@ -200,6 +270,9 @@ SHOTS: dict[str, Callable[[App], None]] = {
     "track_classic_8": _track({"rules": "classic", "seats": 8, "mode": "ffa"}, 120),
     "track_solo": _track({"rules": "classic", "seats": 1, "mode": "solo"}, 20),
     "track_split": shot_split,
+    "track_moves": shot_moves,
+    "track_hint": shot_hint,
+    "reopen": shot_reopen,
     "track_paused": shot_paused,
     "track_admin": shot_admin,
     "track_hotseat_cover": shot_cover,

@@ -868,6 +868,7 @@ class TrackTableScene(Scene):
         lh = int(size * 1.25)
         box = pygame.Rect(rect.x, rect.bottom - len(lines) * lh - self.px(14), rect.w,
                           len(lines) * lh + self.px(14))
+        pygame.draw.rect(surf, theme.BG, box, border_radius=10)  # opaque: rows stay behind
         surf.blit(a.nine_slice("panel", box.size, 10), box)
         for i, line in enumerate(lines):
             t = a.text(line, size, theme.ACCENT2)
