@@ -37,7 +37,7 @@ def _ask(pos: str, level: str, seed: int = 1) -> str:
     view = RULES.view(st, st.turn)
     legal = RULES.legal_tokens(st)
     if level == "nasty":
-        return ai.nasty(view, legal, seed, budget_ms=1e9, max_samples=6)
+        return ai.nasty(view, legal, seed, budget_ms=1e9, max_samples=24)  # a usual count
     return choose_play("track", view, legal, level, seed, 50.0)
 
 

@@ -56,8 +56,12 @@ JOKER_TAKE = 0.5  # how often an opponent with a joker spends it on our best rin
 EASY_OUT = 8.0  # Easy likes coming out
 EASY_SMART = {"tees": 0.5, "classic": 0.7, "team": 0.6}  # how often Easy sees what a move is worth
 EASY_NOISE = 6.0  # Easy's whims (uniform 0..this added to each play's score)
+PRIOR_N = 4.0  # Tricky's score counts as this many samples in Nasty's means
 BUDGET_USE = 0.85  # Nasty plans to finish within this share of its budget
-ROLLOUT_ROUNDS = 2.0  # Nasty's rollouts: rounds of play after its move (its own next move included)
+# Nasty's rollouts: rounds of play after its move (2: its own next move included) and how many
+# candidate plays it compares, per rule set (classic/team plays are dearer: 7 and 9 splits)
+ROLLOUT_ROUNDS = {"tees": 2.0, "classic": 1.0, "team": 1.0}
+CANDIDATES = {"tees": 6, "classic": 4, "team": 4}
 KEEP = 1.0  # weight of the cards-kept term
 KEEP_THREAT = 0.6  # an opponent peg we can hit with a card we keep
 
@@ -471,7 +475,7 @@ class SearchStats:
 
 
 def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: float,
-          max_samples: int | None = None, candidates: int = 6) -> str:
+          max_samples: int | None = None, candidates: int | None = None) -> str:
     """Determinized sampling on top of Tricky's evaluation.
 
     The ``candidates`` best plays by Tricky's evaluation are each tried in the same sampled
@@ -492,6 +496,9 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
     cfg = st.cfg
     team = cfg.team_of[seat]
     know = Know(st, seat)
+    rules = cfg.conf["rules"]
+    if candidates is None:
+        candidates = CANDIDATES[rules]
     base = score_plays(st, seat, plays, know)
     order = sorted(range(len(plays)), key=lambda i: -base[i])
     # distinct resulting positions only (J:as and Q:as differ only in the card kept)
@@ -509,7 +516,7 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
         return plays[cand[0]].token
     SearchStats.candidates = len(cand)
     totals = [0.0] * len(cand)
-    depth = int(ROLLOUT_ROUNDS * cfg.n) - 1
+    depth = int(ROLLOUT_ROUNDS[rules] * cfg.n) - 1
     k = 0
     per = 0.0
     while max_samples is None or k < max_samples:
@@ -535,9 +542,12 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
     SearchStats.samples = k
     if k == 0:
         return plays[cand[0]].token
+    # shrink the sampled means towards Tricky's own scores (worth PRIOR_N samples), so that a
+    # handful of samples cannot overturn a clear one-move judgement by luck alone
+    final = [(totals[j] + PRIOR_N * base[i]) / (k + PRIOR_N) for j, i in enumerate(cand)]
     best = 0
     for j in range(1, len(cand)):
-        if totals[j] > totals[best] + 1e-9:
+        if final[j] > final[best] + 1e-9:
             best = j
     return plays[cand[best]].token
 
