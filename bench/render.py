@@ -8,8 +8,10 @@ Prints one line per scene::
 
 ``track8_all_pegs`` is the 8-player track table with all 40 pegs walking at once (the issue's
 target: p95 under 8 ms at 1280x720); ``layout8`` the 8-player Trash table with CPUs playing
-(cards flying); ``track4`` a 4-player table in play with CPUs; ``title`` and ``rules`` menu
-screens. Then the start-up time: from a new Python process to the first
+(cards flying); ``track4`` a 4-player table in play with CPUs; ``track4_hint_thinking``
+the person's turn with H asked again as soon as each hint arrives, frames paced at 60 a
+second (the hint's search runs in its worker process: the frame must not wait for it);
+``title`` and ``rules`` menu screens. Then the start-up time: from a new Python process to the first
 drawn frame of the client (``startup first_frame_s=<s>``; target under 1.5 s), and the whole
 ``python main.py --frames 1`` run for comparison.
 """
@@ -40,6 +42,7 @@ from game.client.app import App  # noqa: E402
 from game.client.board import ring  # noqa: E402
 from game.client.session import LocalSession  # noqa: E402
 from game.client.table_scene import TrackTableScene  # noqa: E402
+from game.client.testing import FixedStart  # noqa: E402
 from game.cpu_worker import SyncCpu  # noqa: E402
 from game.rules.track import RULES as TRACK  # noqa: E402
 from game.store import Store  # noqa: E402
@@ -67,10 +70,6 @@ def measure(app: App, frames: int, dt: float = 1 / 60, setup=None) -> tuple[floa
 
 
 def eight_seat_table(app: App) -> TrackTableScene:
-    session = LocalSession("track", {"rules": "classic", "seats": 8, "mode": "ffa"},
-                           speed="normal", seed=7, cpu=SyncCpu(), clock=app.table_clock)
-    session.sit(0, "Bench")
-    session.start()
     # every peg on the track, spread round the ring
     places = []
     for c in range(8):
@@ -78,9 +77,11 @@ def eight_seat_table(app: App) -> TrackTableScene:
         places.append(f"{'abcdefgh'[c]}:" + ",".join(holes))
     text = ("classic 8 ffa jokers=on seven=on " + " ".join(places) +
             " turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5,5,5,5,5 pile=175 discards=0")
-    session.table._state = TRACK.parse_position(text)
-    session.views[0] = TRACK.view(session.table._state, 0)
-    session.refresh()
+    session = LocalSession("track", {"rules": "classic", "seats": 8, "mode": "ffa"},
+                           speed="normal", seed=7, cpu=SyncCpu(), clock=app.table_clock,
+                           rules=FixedStart(TRACK, text))
+    session.sit(0, "Bench")
+    session.start()
     scene = TrackTableScene(app, session)
     app.push(scene)
     return scene
@@ -151,6 +152,38 @@ def main(argv: list[str] | None = None) -> int:
         print(f"render track4 frame_p50_ms={a:.2f} p95_ms={b:.2f} "
               f"cpu_p95_ms={CPU_P95[-1]:.2f}")
         session.close()
+        app.pop()
+
+        # H while the person's turn waits: the hint thinks in its worker process; frames go on
+        hint_pos = ("classic 4 teams2 jokers=on seven=on a:s,s,0,12,40 b:s,s,s,s,36 "
+                    "c:s,s,s,s,45 d:s,s,s,s,s turn=a hand=JK,5S,6D,7C,KC,2D cards=6,5,5,5 "
+                    "pile=141 discards=0")
+        hs = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz", seed=3,
+                          cpu=SyncCpu(), clock=app.table_clock,
+                          rules=FixedStart(TRACK, hint_pos))
+        hs.sit(0, "Bench")
+        hs.start()
+        hscene = TrackTableScene(app, hs)
+        app.push(hscene)
+        app.hints().warm()
+        answered = [0]
+
+        def ask_again(_i: int) -> None:
+            time.sleep(0.012)  # about 60 frames a second, like the real loop
+            if hscene.hint_status() != "thinking":
+                if hscene.hint is not None:
+                    answered[0] += 1
+                hscene.cancel_hint()
+                hscene.show_hint()
+
+        measure(app, 30, setup=ask_again)
+        answered[0] = 0
+        t0 = time.perf_counter()
+        a, b = measure(app, args.frames, setup=ask_again)
+        print(f"render track4_hint_thinking frame_p50_ms={a:.2f} p95_ms={b:.2f} "
+              f"cpu_p95_ms={CPU_P95[-1]:.2f} hints_answered={answered[0]} in "
+              f"{time.perf_counter() - t0:.1f}s")
+        hs.close()
         app.close()
     pygame.quit()
     if not args.no_startup:
