@@ -127,3 +127,34 @@ def test_person_places_a_jack_by_key_and_a_wrong_key_changes_nothing(app: App) -
     key(app, pygame.K_7)
     assert table.session.table.log[-1] == (0, "W7")
     assert table.session.view(0)["layouts"][0][6] == parse_card("JC")
+
+
+def test_hint_names_the_place_and_why_without_waiting(app: App) -> None:
+    from concurrent.futures import Future
+
+    asked: list[list[str]] = []
+    fut: Future[tuple[str, str]] = Future()
+    fut.set_running_or_notify_cancel()
+
+    class Held:
+        def ask(self, game: str, view: object, legal: list[str], seed: int,
+                budget_ms: float = 300.0) -> Future[tuple[str, str]]:
+            assert game == "layout"
+            asked.append(legal)
+            return fut
+
+        def close(self) -> None:
+            pass
+
+    app._hints = Held()
+    table = _wild_choice(app)
+    key(app, pygame.K_h)
+    assert asked == [[f"W{i}" for i in range(1, 11)]]
+    assert table.message == "Hint: thinking..."
+    n = table.session.table.state_no
+    fut.set_result(("W6", "6 is the place you are least likely to fill"))
+    frames(app)
+    assert table.message == "Hint: put the wild card on place 6"
+    assert table.hint_status() == {"play": "W6",
+                                   "reason": "6 is the place you are least likely to fill"}
+    assert table.session.table.state_no == n  # a hint never plays
