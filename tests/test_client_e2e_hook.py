@@ -85,7 +85,8 @@ def test_table_status_turn_legal_pause_and_messages(hooked: tuple[App, Path]) ->
     assert t["turn"] == 0 and t["my_turn"] is True and t["my_seat"] == 0
     assert t["my_seats"] == [0] and t["state_no"] == session.table.state_no
     assert t["paused"] is False and t["speed"] == "blitz" and t["connection"] == "connected"
-    assert t["hosting"] is True and t["port"] is None and t["code"] == ""
+    assert t["hosting"] is False and t["local"] is True and t["is_host"] is True
+    assert t["port"] is None and t["code"] == ""
     assert [(s["label"], s["kind"], s["level"], s["connection"]) for s in t["seats"]] == [
         ("Ada", "person", None, "connected"), ("Blue CPU", "cpu", "tricky", "connected"),
         ("Yellow CPU", "cpu", "nasty", "connected"), ("Green CPU", "cpu", "tricky",

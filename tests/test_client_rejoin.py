@@ -98,11 +98,14 @@ def test_run_opens_straight_into_hosting_with_the_name(tmp_path: Path,
     args = build_parser().parse_args([
         "--host", "--game", "layout", "--seats", "3", "--cpu", "easy", "--port", "0",
         "--bind", "127.0.0.1", "--no-discovery", "--code", "MNPQ", "--name", "Zed"])
-    assert run((800, 600), False, frames=3, data=tmp_path / "data", host=args) == 0
+    assert run((800, 600), False, frames=60, data=tmp_path / "data", host=args) == 0
     st = json.loads((out / "status.json").read_text())
     assert st["scene"] == "lobby", st
     t = st["table"]
     assert t["hosting"] and t["code"] == "MNPQ" and isinstance(t["port"], int) and t["port"]
+    assert t["link"].endswith("/MNPQ") and t["local"] is False
+    assert t["seats"][0]["name"] == "Zed" and t["game"] == "layout"
+    assert [s["level"] for s in t["seats"][1:]] == ["easy", "easy"]
     # the name is for this run only: the saved settings keep their own
     assert not (tmp_path / "data" / "settings.json").exists() or \
         "Zed" not in (tmp_path / "data" / "settings.json").read_text()

@@ -12,7 +12,9 @@ request. It is on only when the environment variable ``TEE_TABLE_E2E_DIR`` names
   a table is open (any scene of the stack has a session):
 
   ``table``: ``game``, ``rules``, ``phase`` (``lobby``/``playing``/``over``), ``state_no``,
-  ``hosting`` (bool), ``code``, ``link``, ``port`` (the hosted port, or ``null``),
+  ``hosting`` (bool: this program hosts the table on the LAN), ``local`` (bool: a table on
+  this machine only: Play, Solo, hot seat), ``is_host`` (bool: this program may start the
+  game and use ADMIN), ``code``, ``link``, ``port`` (the hosted port, or ``null``),
   ``connection`` (this program's link to the host: ``connected``, ``dropped``, ... ; a local
   table is always ``connected``), ``turn`` (the seat to move or ``null``), ``my_turn`` (bool:
   the seat to move is this screen's person's and the table is not paused or covered),
@@ -113,8 +115,9 @@ def table_status(scene: Any) -> dict[str, Any]:
         "rules": config.get("rules", getattr(s, "game", "")),
         "phase": pub.get("phase"),
         "state_no": pub.get("state_no"),
-        "hosting": bool(getattr(s, "is_host", False)) and (
-            host_thread is not None or not getattr(s, "remote", False)),
+        "hosting": host_thread is not None,
+        "local": not getattr(s, "remote", False),
+        "is_host": bool(getattr(s, "is_host", False)),
         "code": getattr(s, "code", "") or "",
         "link": getattr(s, "link", "") or "",
         "port": port,
