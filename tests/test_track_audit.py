@@ -375,6 +375,9 @@ def test_tees_exact_count_into_home_and_inside_home() -> None:
     p = P("tees", {"a": "s,s,s,0,h1"}, "4C,9C,TC")
     # 4: a0+4 -> h1 is own: no; ah1+4 -> h5.
     assert legal(p) == ["4:ah1+4"]
+    # a home peg moves by exact count inside the five holes: h2 + 4 would be h6.
+    p = P("tees", {"a": "s,s,s,20,h2"}, "4C")
+    assert legal(p) == ["4:a20+4"]
     # home pegs pass no own peg: a h1, h3: h1+3 = h4 passes h3: no; h3+2 -> h5.
     p = P("tees", {"a": "s,s,s,h1,h3"}, "2C,3C")
     # 2: ah1 -> h3 own: no; ah3 -> h5. 3 (backward in tees): h1 is not snug (h2 empty):
@@ -814,6 +817,44 @@ def test_classic_seven_first_part_needs_a_legal_remainder() -> None:
     # a10, a11: a10 first always hits a11; a11 + k then a10 + 7-k needs 10+7-k < 11+k, k >= 4.
     p = P("classic", {"a": "s,s,s,10,11"}, "7C")
     assert legal(p) == ["7:a11+7", "7:a11+4,a10+3", "7:a11+5,a10+2", "7:a11+6,a10+1"]
+
+
+def test_classic_seven_second_part_sees_the_home_left_by_the_first() -> None:
+    # a3 on its in-spot and a h1. whole: a3 -> 10 (7 > 5: no home); h1 + 7: no.
+    # a3 first by k: into home always passes or lands on own h1: ring only, 3+k; then
+    #   ah1 + (7-k) needs 1+7-k <= 5: k = 3..6 -> h5, h4, h3, h2: 4 plays.
+    # ah1 first by j = 1..4 -> h(1+j); then a3 + (7-j) on the ring (4 plays), or into home
+    #   7-j past h1 (now empty) and short of h(1+j): 7-j < 1+j, j = 4: a3 + 3 -> h3 (1).
+    # total 1 + 4 + 5 = 10.
+    p = P("classic", {"a": "s,s,s,3,h1"}, "7C")
+    want = ["7:a3+7"] + [f"7:a3+{k},ah1+{7 - k}" for k in (3, 4, 5, 6)]
+    want += [f"7:ah1+{j},a3+{7 - j}" for j in (1, 2, 3, 4)] + ["7:ah1+4,a3+3h"]
+    same(legal(p), want)
+
+
+def test_classic_seven_second_part_sees_the_bumps_of_the_first() -> None:
+    # a10, a37; partner c15. whole: a10 -> 17 (passing c is free); a37 -> 44.
+    # a10 first by k -> 10+k; k = 5 lands on c15: c to 39. Then a37 + (7-k) -> 44-k; for
+    #   k = 5 that is 39, now holding c on its own in-spot: c would go to 39 again: illegal.
+    #   So k = 1, 2, 3, 4, 6: 5 plays.
+    # a37 first by j -> 37+j (j = 2: 39, empty now); then a10 + (7-j) -> 17-j; for j = 2 it
+    #   lands on c15: c to 39, where a stands (c's partner): a goes on to a's in-spot 3:
+    #   legal. 6 plays. Total 2 + 5 + 6 = 13.
+    p = P("classic", {"a": "s,s,s,10,37", "c": "s,s,s,s,15"}, "7C")
+    want = ["7:a10+7", "7:a37+7"] + [f"7:a10+{k},a37+{7 - k}" for k in (1, 2, 3, 4, 6)]
+    want += [f"7:a37+{j},a10+{7 - j}" for j in range(1, 7)]
+    same(legal(p), want)
+    p2, ev = play(p, "7:a37+2,a10+5")
+    assert pegs(p2, "a") == "s,s,s,3,15" and pegs(p2, "c") == "s,s,s,s,39"
+    assert bumps(ev) == [(2, 15, 39), (0, 39, 3)]
+    # a12, a17; c16, c20. a12+4 lands on c16 (c to 39); then a17+3 lands on c20, which would
+    # go to 39, now holding c: illegal. The other order fails the same way.
+    p = P("classic", {"a": "s,s,s,12,17", "c": "s,s,s,16,20"}, "7C")
+    got = legal(p)
+    assert "7:a12+4,a17+3" not in got and "7:a17+3,a12+4" not in got
+    assert "7:a12+3,a17+4" in got  # 15, then 21 (passing c20)
+    # after a12+4 only a17 can take the 3 and that fails: a12+4 has no legal remainder
+    assert not any(t.startswith("7:a12+4,") for t in got)
 
 
 def test_classic_seven_split_uses_only_own_pegs() -> None:
