@@ -85,7 +85,7 @@ def table_status(scene: Any) -> dict[str, Any]:
         view = s.view() or {}
     except Exception:  # no view yet (a LAN table still connecting)
         view = {}
-    turn = view.get("turn", pub.get("to_move"))
+    turn = view.get("turn", pub.get("to_move")) if pub.get("phase") == "playing" else None
     my_turn = False
     legal: list[str] = []
     if hasattr(scene, "my_turn"):
