@@ -97,7 +97,10 @@ def test_local_tees_table_plays_to_the_end_and_records_points(app: App,
     assert [r.name for r in rows] == ["Player"] and rows[0].played == 1
     won = 0 in table.public["outcome"]["winners"]
     assert rows[0].won == int(won)
-    assert rows[0].points == (6 if won else 0)  # two Tricky CPUs beaten, 2 points each... x?
+    # tees, 2 teams of 2: the winning team is two seats; the two Tricky CPUs of the other
+    # team are beaten, 2 points each (spec table.md section 6)
+    assert len(table.public["outcome"]["winners"]) == 2
+    assert rows[0].points == (4 if won else 0)
     click(app, table.done_button.rect.center)
     assert isinstance(app.top, screens.TitleScene)
 
