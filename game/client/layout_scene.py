@@ -362,6 +362,9 @@ class LayoutTableScene(TrackTableScene):
                     pygame.draw.rect(surf, theme.ACCENT, r.inflate(6 + int(4 * pulse),
                                                                6 + int(4 * pulse)), 3,
                                      border_radius=max(3, r.w // 8))
+                if seat == me and self.hint == f"W{place}":  # the hint's place
+                    pygame.draw.rect(surf, theme.FOCUS, r.inflate(14, 14), 4,
+                                     border_radius=max(3, r.w // 8))
                 if seat == me:
                     n = a.text(str(place), max(12, min(r.h // 7, self.px(22))),
                                theme.TEXT_DIM)
@@ -381,6 +384,8 @@ class LayoutTableScene(TrackTableScene):
         dt_ = a.text(f"Discards {self.shown['discards']}", self.px(20), theme.TEXT)
         surf.blit(dt_, dt_.get_rect(midtop=(dr.centerx, dr.bottom + 4)))
         for name, r in (("S", sr), ("D", dr)):
+            if self.hint == name:  # the hint's source
+                pygame.draw.rect(surf, theme.FOCUS, r.inflate(18, 18), 4, border_radius=12)
             if name in legal:
                 pygame.draw.rect(surf, theme.ACCENT, r.inflate(8 + int(4 * pulse),
                                                            8 + int(4 * pulse)), 3,

@@ -218,6 +218,20 @@ def shot_trash_wild(app: App) -> None:
     app.frame(0.01)
 
 
+def shot_trash_hint(app: App) -> None:
+    """H at a wild-card choice: the place and why."""
+    import time
+
+    shot_trash_wild(app)
+    scene = app.top
+    scene.show_hint()  # type: ignore[union-attr]
+    deadline = time.monotonic() + 20
+    while scene.hint_status() == "thinking" and time.monotonic() < deadline:  # type: ignore
+        app.frame(0.01)
+        time.sleep(0.01)
+    app.frame(0.01)
+
+
 def shot_trash_hand_won(app: App) -> None:
     from game.client.layout_scene import LayoutTableScene
 
@@ -260,6 +274,7 @@ SHOTS: dict[str, Callable[[App], None]] = {
     "trash_8": _trash(8, 120),
     "trash_wild_choice": shot_trash_wild,
     "trash_hand_won": shot_trash_hand_won,
+    "trash_hint": shot_trash_hint,
     "lobby": shot_lobby,
     "lobby_8": shot_lobby8,
     "track_tees_4": _track({"rules": "tees", "seats": 4}),
