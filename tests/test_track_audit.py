@@ -1546,7 +1546,9 @@ def _random_position(rng: Any, rules: str, seats: int, mode: str) -> str:
                        if team[c] == t for j in range(5)) for t in set(team))
         if not over:
             break
-    jokers = rules != "tees" and mode != "solo"
+    # the options too: seven_to_partner off now and then, jokers switched off now and then
+    seven = rng.random() < 0.7
+    jokers = rules != "tees" and mode != "solo" and rng.random() < 0.85
     pack: list[str] = []
     decks = 1 if rules == "tees" else 4 if rules == "team" or seats >= 7 else 3
     for _ in range(decks):
@@ -1558,7 +1560,8 @@ def _random_position(rng: Any, rules: str, seats: int, mode: str) -> str:
     turn = LETTERS[rng.randrange(seats)]
     order = {c: i for i, c in enumerate(["JK"] + [r + s for r in "A23456789TJQK" for s in "CDHS"])}
     hand.sort(key=order.__getitem__)
-    return P(rules, spec, ",".join(hand), seats=seats, mode=mode, turn=turn)
+    return P(rules, spec, ",".join(hand), seats=seats, mode=mode, turn=turn, jokers=jokers,
+             seven=seven)
 
 
 CONFIGS = [("tees", 4, "teams2"), ("tees", 6, "teams3"),
@@ -1744,3 +1747,22 @@ def test_replay_rebuilds_the_same_state() -> None:
         r = RULES.replay(conf, 77, log)
         assert RULES.format_position(r) == RULES.format_position(s)
         assert r == s
+
+
+def test_determinized_view_of_the_mover_has_the_same_legal_plays() -> None:
+    # A seat's view (its own hand, every peg, counts) decides its legal plays: a state dealt
+    # from the view gives exactly the real state's plays, and keeps every count.
+    import random
+
+    for conf in ({"rules": "tees", "seats": 6}, {"rules": "classic", "seats": 4},
+                 {"rules": "team", "seats": 6, "mode": "teams", "teams": 3}):
+        rng = random.Random(str(conf))
+        s = RULES.new_game(conf, 5)
+        for step in range(120):
+            if RULES.to_move(s) is None:
+                break
+            seat = s.turn
+            d = RULES.determinize(RULES.view(s, seat), step)
+            assert RULES.legal_tokens(d) == RULES.legal_tokens(s)
+            assert RULES.format_position(d) == RULES.format_position(s)
+            s, _ = RULES.apply(s, seat, rng.choice(RULES.legal_tokens(s)))
