@@ -249,3 +249,23 @@ def test_saves_are_listed_newest_first_and_foreign_files_skipped(tmp_path: Path)
                                                                       "KQXF")
     assert got[1].title() == "Track, tees, 4 seats" and got[0].title() == "Trash, 3 seats"
     assert saves.list_saves(tmp_path / "nowhere") == []
+
+
+def test_name_for_this_run_is_never_saved_unless_typed(tmp_path: Path) -> None:
+    from game.store import Store
+
+    app = new_app(tmp_path)
+    try:
+        assert app.save_settings(name="Ada") is None
+        assert app.use_name_for_this_run("  Zed   Q ") is None
+        assert app.settings.name == "Zed Q"
+        assert app.save_settings(volume=0.25) is None  # another setting saved meanwhile
+        assert Store(tmp_path).settings().name == "Ada"
+        assert Store(tmp_path).settings().volume == 0.25
+        assert app.settings.name == "Zed Q"
+        assert app.save_settings(name="Bo") is None  # typed in Settings: kept for good
+        assert Store(tmp_path).settings().name == "Bo"
+        problem = app.use_name_for_this_run("x" * 40)
+        assert problem is not None and app.settings.name == "Bo"
+    finally:
+        app.close()

@@ -45,6 +45,9 @@ class App:
         pygame.font.init()
         self.store = store if store is not None else Store()
         self.settings: Settings = self.store.settings()
+        #: ``--name`` for this run only (the saved name is ``saved_name``), or None.
+        self.run_name: str | None = None
+        self.saved_name: str = self.settings.name
         self.message: str | None = self.store.settings_problem
         if fullscreen is None:
             fullscreen = self.settings.fullscreen
@@ -138,12 +141,31 @@ class App:
         """Apply and save settings changes; returns an error text instead of raising."""
         try:
             new = replace(self.settings, **changes)  # type: ignore[arg-type]
-            self.store.save_settings(new)
+            stored = new
+            if self.run_name is not None:
+                if "name" in changes:  # a name typed in Settings replaces --name for good
+                    self.run_name = None
+                else:  # --name is for this run only: the saved name stays
+                    stored = replace(new, name=self.saved_name)
+            self.store.save_settings(stored)
         except (SettingsError, OSError, TypeError) as e:
             self.message = str(e)
             return str(e)
         self.settings = new
         self.apply_sound_settings()
+        return None
+
+    def use_name_for_this_run(self, name: str) -> str | None:
+        """``--name``: play as ``name`` in this run without saving it; returns a problem text
+        (the name is then not used) or None."""
+        from game.table import NAME_MAX
+
+        clean = " ".join(str(name).split())
+        if not clean or not clean.isprintable() or len(clean) > NAME_MAX:
+            return f"--name {name!r} cannot be used; playing as {self.settings.name}."
+        self.saved_name = self.settings.name
+        self.run_name = clean
+        self.settings = replace(self.settings, name=clean)
         return None
 
     def apply_sound_settings(self) -> None:
@@ -471,13 +493,7 @@ def run(size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
     app = App(size, fullscreen, store=Store(data))
     name = getattr(host, "name", None) if host is not None else None
     if name:
-        from game.table import NAME_MAX
-
-        clean = " ".join(str(name).split())
-        if clean and clean.isprintable() and len(clean) <= NAME_MAX:
-            app.settings = replace(app.settings, name=clean)
-        else:
-            app.message = f"--name {name!r} cannot be used; playing as {app.settings.name}."
+        app.message = app.use_name_for_this_run(name)
     if host is not None and getattr(host, "host", False) and not getattr(host, "headless",
                                                                          False):
         start_hosting(app, host)
