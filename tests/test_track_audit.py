@@ -1174,16 +1174,20 @@ def test_team_solo_nine_split_own_pegs() -> None:
 
 
 def test_views_hold_only_own_hand() -> None:
-    s = RULES.new_game({"rules": "classic", "seats": 4}, 5)
+    s = RULES.new_game({"rules": "classic", "seats": 4}, 5)  # a to move, holding six
     for seat in range(4):
         v = RULES.view(s, seat)
         assert v["hand"] == list(s.hands[seat])
-        assert v["hand_counts"] == [len(h) for h in s.hands]
-        text = repr(v).replace(repr(v["hand"]), "")
+        assert v["hand_counts"] == [6, 5, 5, 5]
+        # the position line in the view shows the mover's hand only to the mover
+        hand = field(v["position"], "hand")
+        assert (hand == "?") == (seat != 0)
+        text = repr({k: x for k, x in v.items() if k != "hand"})
         for other in range(4):
-            if other != seat and len(s.hands[other]) > 3:
+            if other != seat:
                 assert repr(list(s.hands[other])) not in text
-    assert RULES.view(s, None)["hand"] == []
+    v = RULES.view(s, None)
+    assert v["hand"] == [] and field(v["position"], "hand") == "?"
 
 
 def test_wrong_seat_and_illegal_plays_change_nothing() -> None:
