@@ -1,6 +1,9 @@
 """The pygame client: a stack of scenes over the table (architecture principles 8 and 9).
 
-Start it with ``game.client.app.run(size, fullscreen, frames=0, data=None, join=None)``.
+Start it with ``game.client.app.run(size, fullscreen, frames=0, data=None, join=None,
+host=None)`` (``host``: the launcher's argparse Namespace; ``--host`` without ``--headless``
+opens straight into hosting a table built from the host options, ``--resume SAVE`` reopens a
+saved one, ``--name`` is the person's name for that run).
 
 Modules: ``app`` (window, loop, scene stack, settings, starting/joining tables), ``scene``
 (the scene base), ``widgets`` (buttons, choices, toggles, sliders, text input, lists, focus),
@@ -9,7 +12,9 @@ join, settings, records, rules), ``lobby``, ``table_scene`` (the track table), `
 (the Trash table), ``board`` (track board geometry, hit-testing, drawing), ``anim`` (table
 clock, tweens, event timeline), ``session`` (a local table) and ``net_session`` (a LAN table,
 hosted or joined), ``testing`` and ``shots`` (driving the loop for tests and screenshots),
-``describe`` (track plays in words), ``hints`` (the H key's worker), ``e2e`` (the test hook).
+``describe`` (track plays in words), ``hints`` (the H key's worker), ``saves`` (hosted
+tables' save files for Reopen a saved table, and joined seats' tokens so a relaunched program
+rejoins its own seat), ``e2e`` (the test hook).
 
 End-to-end test hook: set the environment variable ``TEE_TABLE_E2E_DIR`` to a folder and the
 client (a) rewrites ``<dir>/status.json`` atomically (temporary file + rename) at most every
