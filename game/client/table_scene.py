@@ -5,7 +5,10 @@ Controls (spec table.md section 7): pick a card (click, or keys 1-6), then a hig
 then a highlighted hole (each tagged with its count, +3 ahead, -6 back); by keyboard, Left /
 Right move a cursor over the pegs, then over the holes, and Enter takes it. Choosing a hole short
 of a 7 or 9 starts a split: the board then asks for the second peg and its remainder. The moves
-list beside the board chooses a play by name (click, or select and Enter). H shows the hint,
+list beside the board chooses a play by name, in words a person reads without hole numbers
+(``Joker: a Red peg from start jumps onto Blue's back peg``, see :mod:`game.client.describe`;
+click, or select and Enter). H asks for the hint: it is thought out in a worker (never in a
+frame; "Hint: thinking..." meanwhile), then its card and peg are picked and the reason shown;
 D discards the picked card (when discarding is the play), U undoes the choice in progress (in
 solo with nothing chosen, it takes back the last turn), Esc clears the choice (with nothing
 chosen it pauses). Nothing is sent to the table until a play is complete.
