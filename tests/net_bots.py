@@ -176,7 +176,7 @@ class _Status:
 class RawConn:
     """A hand-made connection (no net.client): speaks frames over a plain socket."""
 
-    def __init__(self, port: int, name: str, code: str | None, token: str | None = None):
+    def __init__(self, port: int, name: str, code: str | None, token: str | None = None) -> None:
         self.name = name
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.lock = threading.Lock()
