@@ -143,6 +143,9 @@ def test_hint_names_the_place_and_why_without_waiting(app: App) -> None:
             asked.append(legal)
             return fut
 
+        def warm(self) -> None:
+            pass
+
         def close(self) -> None:
             pass
 

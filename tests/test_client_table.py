@@ -327,6 +327,9 @@ class _HeldHints:
         self.futures.append(f)
         return f
 
+    def warm(self) -> None:
+        pass
+
     def close(self) -> None:
         pass
 

@@ -153,6 +153,8 @@ class TrackTableScene(Scene):
             from game.rules.track.board import Board
 
             self.my_side = Board(len(session.seats)).side_of(seat)
+        if seat is not None:
+            app.hints().warm()  # start the hint worker now, not on the first H
         # the opening deal
         self.timeline.push(Wait(0.4))
         self.timeline.queue[-1].cue(0.0, "deal")

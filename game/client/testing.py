@@ -22,6 +22,7 @@ from game.store import Store
 def make_app(data: str | Path, size: tuple[int, int] = (1280, 720)) -> App:
     """An app on the title screen with its settings and records in ``data``."""
     app = App(size, fullscreen=False, store=Store(data))
+    app.hint_processes = False  # hints think in a thread here: no worker process to start
     pygame.event.clear()
     return app
 
