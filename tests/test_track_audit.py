@@ -378,7 +378,7 @@ def test_tees_exact_count_into_home_and_inside_home() -> None:
     # a home peg moves by exact count inside the five holes: h2 + 4 would be h6.
     p = P("tees", {"a": "s,s,s,20,h2"}, "4C")
     assert legal(p) == ["4:a20+4"]
-    # home pegs pass no own peg: a h1, h3: h1+3 = h4 passes h3: no; h3+2 -> h5.
+    # home pegs land on no own peg: a h1, h3.
     p = P("tees", {"a": "s,s,s,h1,h3"}, "2C,3C")
     # 2: ah1 -> h3 own: no; ah3 -> h5. 3 (backward in tees): h1 is not snug (h2 empty):
     # steps 3, 2, lands on 1; h3 steps h2, h1 (own: no passing).
@@ -999,10 +999,10 @@ def test_team_joker_must_bring_a_team_peg_out_while_any_start_holds_one() -> Non
 
 
 def test_team_joker_that_cannot_bring_a_peg_out_cannot_move() -> None:
-    # every target is a team peg whose in-spot holds its own colour (a3 on a's in-spot, c39 on
-    # c's): c out onto a3 -> a to 3: a is there (own colour of the bumped peg): illegal; a out
-    # onto c39 -> c to 39 again: illegal; a out onto a3, c onto c39: own colour. The track pegs
-    # may not use the joker while starts hold pegs. Nothing else: discard only.
+    # The only pegs on the track are a3 and c39, each on its own in-spot. A c peg out of start
+    # onto a3: a3 would go to a's in-spot 3, where it already is: illegal (same for an a peg
+    # onto c39); a onto a3 and c onto c39: own colour. The track pegs may not use the joker
+    # while starts hold pegs. Nothing else moves: discard only.
     p = P("team", {"a": "s,s,s,s,3", "c": "s,s,s,s,39"}, "JK")
     assert legal(p) == ["JK:x"]
 
