@@ -1,0 +1,12 @@
+"""LAN play: the host/join layer that carries the table between machines.
+
+* :mod:`net.protocol`: length-prefixed msgpack frames, the message set, strict validation.
+* :mod:`net.codes`: table codes and ``teetable://HOST:PORT/CODE`` links.
+* :mod:`net.discovery`: finding a host by code with a UDP broadcast.
+* :mod:`net.host`: the asyncio server around the one table (:class:`~net.host.HostThread`).
+* :mod:`net.glue`: the host's adapter over :class:`game.table.Table`.
+* :mod:`net.client`: the joining side, on its own thread, talking through queues.
+* :mod:`net.cli`: command-line options and the headless host.
+
+The wire format is documented in ``docs/protocol.md``.
+"""
