@@ -51,6 +51,7 @@ class Limits:
     flood_debt: float = 200.0  # close when this far over the bucket
     max_bad: int = 20  # bad bodies tolerated per connection
     max_buffer: int = 4 * 1024 * 1024  # unsent bytes before a slow reader is cut
+    max_connections: int = 64  # open connections (joined or not) before new ones are turned away
 
 
 class TokenBucket:
@@ -270,6 +271,10 @@ class Host:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         c = Conn(writer, f"{peer[0]}:{peer[1]}" if peer else "?",
                  TokenBucket(self.limits.rate, self.limits.burst))
+        if len(self.conns) >= self.limits.max_connections:
+            await self._fatal(c, "busy", f"the host has too many connections "
+                                         f"({self.limits.max_connections}); try again later")
+            return
         self.conns.add(c)
         try:
             if await self._handshake(c, reader):

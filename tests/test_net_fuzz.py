@@ -321,3 +321,27 @@ def test_slow_reader_does_not_stall_others() -> None:
     finally:
         ht.stop()
         table.close()
+
+
+def test_too_many_connections_are_turned_away_politely() -> None:
+    table = make_table("layout")
+    ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None,
+                    limits=Limits(max_connections=5, hello_timeout=5)).start()
+    idle: list[socket.socket] = []
+    try:
+        for _ in range(5):  # five silent connections fill the host
+            idle.append(socket.create_connection(("127.0.0.1", ht.port)))
+        time.sleep(0.2)
+        got = attack(ht.port, P.pack({"t": "hello", "v": P.VERSION, "name": "Late"}))
+        assert got[-1]["t"] == "error" and got[-1]["code"] == "busy"
+        for s in idle:
+            s.close()
+        idle.clear()
+        b = host_bot(ht)  # once they are gone, the host takes connections again
+        run_until([b], lambda: b.seat == 0, what="host player joins")
+        b.c.close()
+    finally:
+        for s in idle:
+            s.close()
+        ht.stop()
+        table.close()
