@@ -334,7 +334,11 @@ def positions(draw: Any) -> tuple[str, Ref]:
     hot = [b.in_spot(c) for c in range(seats)] + [b.come_out(c) for c in range(seats)]
     used: set[int] = set()
     for c in range(seats):
-        homes = draw(st.sets(st.integers(1, 5), max_size=4))
+        if draw(st.integers(0, 7)) == 0:  # a finished colour: its seat moves a partner's pegs
+            for i in range(5):
+                pegs[(c, i)] = ("h", i + 1)
+            continue
+        homes = draw(st.sets(st.integers(1, 5), max_size=5))
         kinds = draw(st.lists(st.sampled_from("ssrrrh"), min_size=5, max_size=5))
         for i, k in enumerate(kinds):
             if k == "h" and homes:
