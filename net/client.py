@@ -321,7 +321,10 @@ class Client:
             await writer.drain()
             first = await asyncio.wait_for(self._read(reader), self.connect_timeout)
             if first.get("t") == "error":
-                return (first["code"], first["message"])
+                if first["code"] in FATAL or self.token is None:
+                    return (first["code"], first["message"])
+                self._deliver(first)  # a rejoin turned away for now (busy...): try again
+                return None
             if first.get("t") != "welcome":
                 raise P.ProtocolError("bad_hello", f"expected welcome, got {first.get('t')!r}")
             self.token = first["token"]
