@@ -182,3 +182,32 @@ def test_code_not_found_fails_clearly() -> None:
         assert "KQXF" in msg["message"]
     finally:
         c.close()
+
+
+def test_rejoin_turned_away_busy_tries_again() -> None:
+    calls: list[int] = []
+
+    def answer(hello: dict[str, Any]) -> dict[str, Any]:
+        calls.append(1)
+        if len(calls) == 1:
+            return {"t": "error", "code": "busy", "message": "too many connections"}
+        return welcome(hello)
+
+    h = FakeHost(answer)
+    c = Client(f"127.0.0.1:{h.port}", "Ann", token="tok-9").start()
+    try:
+        assert c.wait_for(lambda m: m["t"] == "snapshot", timeout=5) is not None
+        assert c.status.state == CONNECTED and len(h.hellos) == 2
+        assert all(x["token"] == "tok-9" for x in h.hellos)
+    finally:
+        c.close()
+        h.close()
+    # A newcomer (no token) turned away is told so at once.
+    h = FakeHost(lambda hello: {"t": "error", "code": "busy", "message": "too many"})
+    c = Client(f"127.0.0.1:{h.port}", "Bo").start()
+    try:
+        msg = c.wait_for(lambda m: m["t"] == "_conn" and m["state"] == FAILED)
+        assert msg is not None and msg["reason"] == "busy"
+    finally:
+        c.close()
+        h.close()
