@@ -38,6 +38,7 @@ class LayoutTableScene(TrackTableScene):
         self.discard_rect = pygame.Rect(0, 0, 0, 0)
         self.banner: str | None = None
         self.card_size = (60, 84)
+        self.piles_beside = False
         super().__init__(app, session)
         self.sync()
 
@@ -88,9 +89,23 @@ class LayoutTableScene(TrackTableScene):
                                              y0 + (i // 5) * (ch + vgap), cw, ch)
                                  for i in range(10)]}
         self.hand_spots = {me: (x0 - cw * 0.9, y0 + ch)}
+        # stock and discard pile: beside my layout when there is room (the others then get
+        # the whole band above it), else between the others and my layout
+        pw, ph = int(cw * 0.85), int(ch * 0.85)
+        right = x0 + total_w
+        self.piles_beside = w - m - right >= 2 * pw + self.px(70)
+        if self.piles_beside:
+            cxp = (right + w - m) // 2
+            py = y0 + (2 * ch + vgap - ph) // 2 - self.px(16)
+            self.stock_rect = pygame.Rect(cxp - pw - self.px(12), py, pw, ph)
+            self.discard_rect = pygame.Rect(cxp + self.px(12), py, pw, ph)
+        else:
+            py = y0 - ph - self.px(30)
+            self.stock_rect = pygame.Rect(w // 2 - pw - self.px(20), py, pw, ph)
+            self.discard_rect = pygame.Rect(w // 2 + self.px(20), py, pw, ph)
         # the others: a grid at the top
         top = m + bh + self.px(8)
-        area_h = y0 - top - self.px(150)
+        area_h = y0 - top - (self.px(34) if self.piles_beside else self.px(150))
         per_row = len(others) if len(others) <= 4 else (len(others) + 1) // 2
         rows = 1 if len(others) <= 4 else 2
         cell_w = (w - 2 * m) // max(1, per_row)
@@ -99,7 +114,8 @@ class LayoutTableScene(TrackTableScene):
             r, c = divmod(k, per_row)
             cell = pygame.Rect(m + c * cell_w, top + r * cell_h, cell_w, cell_h)
             label_h = self.px(24)
-            mh = min(int((cell.h - label_h) / 2.15), int(cell.w * 0.92 / 5 / 0.714 / 1.08))
+            mh = min(int((cell.h - label_h) / 2.15), int(cell.w * 0.92 / 5 / 0.714 / 1.08),
+                     int(ch * 0.8))  # the person's own layout stays the largest
             mw = int(mh * 0.714)
             g2 = max(2, mw // 10)
             tw = 5 * mw + 4 * g2
@@ -109,11 +125,6 @@ class LayoutTableScene(TrackTableScene):
                                                   cy + (i // 5) * (mh + g2), mw, mh)
                                       for i in range(10)]
             self.hand_spots[seat] = (cell.centerx, cell.y + cell.h * 0.5)
-        # stock and discard pile between
-        pw, ph = int(cw * 0.85), int(ch * 0.85)
-        py = y0 - ph - self.px(30)
-        self.stock_rect = pygame.Rect(w // 2 - pw - self.px(20), py, pw, ph)
-        self.discard_rect = pygame.Rect(w // 2 + self.px(20), py, pw, ph)
         self.pile_pos = self.discard_rect.center
         self.board_rect = pygame.Rect(0, 0, w, h)
         self.card_rects = []
@@ -339,7 +350,8 @@ class LayoutTableScene(TrackTableScene):
             glow = None
             if s["kind"] == "person" and not s.get("local"):
                 glow = theme.GOOD if s["connected"] else theme.BAD
-            lt = a.fit_text(label + extra, max(12, int(r0.h * (0.30 if seat != me else 0.18))),
+            lt = a.fit_text(label + extra, max(12, min(self.px(24), int(
+                r0.h * (0.30 if seat != me else 0.18)))),
                             col if not turn else theme.FOCUS, rects[4].right - r0.x)
             lr = lt.get_rect(bottomleft=(r0.x, r0.y - 3))
             if turn or glow:
@@ -430,11 +442,23 @@ class LayoutTableScene(TrackTableScene):
         surf.blit(stt, (self.px(10), self.px(14)))
         info = a.text(f"Hand {self.view().get('hand', 1)}   Speed: {pub.get('speed')}",
                       self.px(18), theme.TEXT_DIM)
-        surf.blit(info, info.get_rect(midleft=(dr.right + self.px(30), dr.centery)))
+        if self.piles_beside:
+            surf.blit(info, info.get_rect(midtop=((sr.centerx + dr.centerx) // 2,
+                                                  sr.bottom + self.px(32))))
+        else:
+            surf.blit(info, info.get_rect(midleft=(dr.right + self.px(30), dr.centery)))
         self.form.draw(surf, a)
-        self.draw_hint_reason(surf, pygame.Rect(self.px(10), self.px(60),
-                                                max(40, sr.x - self.px(30)),
-                                                sr.bottom - self.px(60)))
+        mine = self.place_rects.get(me)
+        if self.piles_beside and mine:
+            # left of my layout, above the spot where a wild card waits
+            y = mine[0].y
+            self.draw_hint_reason(surf, pygame.Rect(self.px(10), y, max(40, mine[0].x -
+                                                                         self.px(24)),
+                                                    mine[0].h // 2 - self.px(6)))
+        else:
+            self.draw_hint_reason(surf, pygame.Rect(self.px(10), self.px(60),
+                                                    max(40, sr.x - self.px(30)),
+                                                    sr.bottom - self.px(60)))
         if self.banner:
             box = pygame.Rect(0, 0, min(int(w * 0.94), self.px(900)), self.px(90))
             box.center = (w // 2, h // 2 - self.px(40))
