@@ -179,11 +179,11 @@ values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
     | st.binary(max_size=8),
     lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=6), c, max_size=4),
-    max_leaves=12,
+    max_leaves=8,
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.sampled_from(sorted(P.CLIENT_MESSAGES)), st.dictionaries(st.text(max_size=8), values))
 def test_random_maps_validate_or_raise_protocol_error(t: str, extra: dict[str, object]) -> None:
     msg = {**extra, "t": t}
