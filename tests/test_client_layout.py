@@ -161,3 +161,31 @@ def test_hint_names_the_place_and_why_without_waiting(app: App) -> None:
     assert table.hint_status() == {"play": "W6",
                                    "reason": "6 is the place you are least likely to fill"}
     assert table.session.table.state_no == n  # a hint never plays
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 600)])
+def test_every_table_size_fits_and_the_own_layout_is_largest(app: App,
+                                                             size: tuple[int, int]) -> None:
+    from game.client.testing import resize
+
+    resize(app, *size)
+    screen = pygame.Rect(0, 0, *size)
+    for n in range(2, 9):
+        s = LocalSession("layout", {"seats": n}, speed="blitz", cpu=SyncCpu(),
+                         clock=app.table_clock)
+        s.sit(0, "Player")
+        table = app.push(open_table(app, s))
+        assert isinstance(table, LayoutTableScene)
+        frames(app)
+        mine = table.place_rects[0]
+        everything = [r for rects in table.place_rects.values() for r in rects]
+        everything += [table.stock_rect, table.discard_rect]
+        assert all(screen.contains(r) for r in everything), (n, size)
+        for seat, rects in table.place_rects.items():
+            if seat != 0:
+                assert rects[0].h < mine[0].h, (n, size, seat)
+        # no two places (of any layouts) and no pile overlap
+        for i, a in enumerate(everything):
+            assert a.collidelist(everything[i + 1:]) == -1, (n, size, a)
+        s.close()
+        app.pop()
