@@ -19,7 +19,8 @@ rejoin with a fresh snapshot, so the client catches up at once.
 
 :attr:`Client.status` says where the connection stands: ``connecting``, ``connected``,
 ``dropped`` (since when), ``failed`` (with a reason code: ``wrong_code``, ``table_full``,
-``version``, ``bad_token``, ``host_gone``, ``not_found``, ``unreachable``, ...), or ``closed``.
+``version``, ``bad_token``, ``host_gone``, ``not_found``, ``unreachable``, ``replaced``,
+``left``, ...), or ``closed``.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ FAILED = "failed"
 CLOSED = "closed"
 
 # Host error codes after which retrying cannot help.
-FATAL = frozenset({"version", "wrong_code", "table_full", "bad_token", "kicked", "left"})
+FATAL = frozenset({"version", "wrong_code", "table_full", "bad_token", "left", "replaced"})
 
 REASONS = {
     "wrong_code": "that table code is not this host's table",
@@ -56,6 +57,7 @@ REASONS = {
     "not_found": "no table with that code answered on the network",
     "unreachable": "could not connect to the host",
     "left": "you left the table",
+    "replaced": "this seat was joined again from another window or machine",
 }
 
 
@@ -395,8 +397,8 @@ class Client:
                     return None
                 if t == "bye":
                     self._deliver(msg)
-                    if msg["reason"] == "left":
-                        return ("left", REASONS["left"])
+                    if msg["reason"] in ("left", "replaced"):  # never fight a newer window
+                        return (msg["reason"], REASONS[msg["reason"]])
                     return None
                 if t == "pong":
                     continue

@@ -351,3 +351,23 @@ def test_host_thread_crash_and_resume_in_process(tmp_path: Path) -> None:
         if ht2 is not None:
             ht2.stop()
             ht2.host.glue.table.close()  # type: ignore[union-attr]
+
+
+def test_same_seat_joined_twice_the_newer_wins(lan: tuple[Table, HostThread]) -> None:
+    from net.client import FAILED
+
+    table, ht = lan
+    hb = host_bot(ht)
+    ann = join(f"127.0.0.1:{ht.port}", "Ann")
+    bots = [hb, ann]
+    try:
+        run_until(bots, lambda: ann.seat == 1)
+        ann2 = join(f"127.0.0.1:{ht.port}", "Ann", token=ann.c.token)  # "reopened the program"
+        bots.append(ann2)
+        run_until(bots, lambda: ann.c.status.state == FAILED and ann2.seat == 1)
+        assert ann.c.status.reason == "replaced"
+        assert ann2.c.status.state == CONNECTED and ann2.c.token == ann.c.token
+        run_until(bots, lambda: hb.seats[1]["connected"])
+        assert table.seat_of(ann2.c.token) == 1
+    finally:
+        close_all(bots)
