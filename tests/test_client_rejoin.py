@@ -269,3 +269,29 @@ def test_name_for_this_run_is_never_saved_unless_typed(tmp_path: Path) -> None:
         assert problem is not None and app.settings.name == "Bo"
     finally:
         app.close()
+
+
+def test_reopen_screen_empty_and_a_damaged_save_is_explained(tmp_path: Path) -> None:
+    app = new_app(tmp_path)
+    try:
+        ro = app.push(screens.ReopenScene(app))
+        assert isinstance(ro, screens.ReopenScene) and ro.saves == []
+        frames(app)
+        app.pop()
+        path = saves.new_save_path(tmp_path)
+        t = Table.create("track", {"rules": "classic", "seats": 4}, 5, clock=time.monotonic,
+                         save_path=path, fsync=False)
+        t.start(t.host_token)
+        t.close()
+        with open(path, "a") as f:
+            f.write('{"t": "play", "seat": 0, "play": "zz", "n": 1}\n')
+        before = path.read_bytes()
+        ro = app.push(screens.ReopenScene(app))
+        assert isinstance(ro, screens.ReopenScene) and len(ro.saves) == 1
+        key(app, pygame.K_RETURN)
+        assert app.top is ro and ro.error is not None
+        assert ro.error.startswith("Could not open that table") and "line" in ro.error
+        assert path.read_bytes() == before  # never written to
+        frames(app)
+    finally:
+        app.close()
