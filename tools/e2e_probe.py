@@ -3,7 +3,7 @@
     TEE_TABLE_E2E_DIR=/tmp/x python tools/e2e_probe.py --data /tmp/data [main.py options]
 
 This is ``main.py`` exactly (it calls :func:`game.launch.main` with the same arguments), plus one
-thing: after each drawn frame (at most every 50 ms) it writes what is on the screen to
+thing: after each drawn frame (at most every 20 ms) it writes what is on the screen to
 ``$TEE_TABLE_E2E_DIR/state.json`` (atomically: a temporary file, then a rename): the scene
 stack, the table's public summary, this seat's turn and hand, the pause reasons, the buttons'
 rectangles in window coordinates, and so on. The end-to-end test reads that file to know when a
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-INTERVAL = 0.05
+INTERVAL = 0.02
 
 
 def _rect(r: Any) -> list[int]:

@@ -289,7 +289,7 @@ class Machine:
             return {}
 
     def wait(self, pred: Callable[[dict[str, Any]], Any], timeout: float, what: str,
-             poll: float = 0.05) -> dict[str, Any]:
+             poll: float = 0.02) -> dict[str, Any]:
         """Poll the state until ``pred(state)`` is true; fail naming ``what`` after
         ``timeout`` seconds (or at once when the game process has died)."""
         deadline = time.monotonic() + timeout

@@ -67,6 +67,7 @@ class Rig:
         self.link = ""
         self.person_plays = {"A": 0, "B": 0}
         self.person_time = 0.0  # seconds spent making the people's plays (for the report)
+        self.hints = 0
         self.paused_checks = 0
 
     def shot(self, name: str) -> None:
@@ -189,10 +190,23 @@ def set_choice(m: Machine, widget: str, value: Any, what: str) -> None:
 
 
 # ------------------------------------------------------------------------------ playing
+#: Each person's first turns take the hint (H); later ones pick a card by its key (1-6): the
+#: hint thinks for about half a second, which adds up over a whole game.
+HINT_TURNS = 4
+RANK_TEXT = "?A23456789TJQK"
+
+
+def rank_text(card: int) -> str:
+    """A card's rank as play tokens write it (``JK``, ``A``, ``2``.. ``T``, ``J``, ``Q``,
+    ``K``): cards are ``rank * 4 + suit``, the joker 0."""
+    return "JK" if card == 0 else RANK_TEXT[card >> 2]
+
+
 def take_track_turn(rig: Rig, m: Machine) -> bool:
-    """If it is this machine's person's turn: H (the hint picks the card and the peg), then D
-    when the hint is a discard, else a click on the first highlighted hole (and on the next
-    peg and hole of a split). True when a play was made."""
+    """If it is this machine's person's turn, play by keys and clicks: either H (the hint picks
+    the card and the peg) or the key 1-6 of the card of the first legal play; then D when that
+    card can only be discarded, else clicks on the first highlighted peg or hole until the play
+    is sent (a split asks for a second peg and hole). True when a play was made."""
     s = m.state()
     sc = table_scene(s)
     if sc.get("name") != "track_table" or sc.get("my_turn") is not True or \
@@ -200,18 +214,37 @@ def take_track_turn(rig: Rig, m: Machine) -> bool:
         return False
     before = state_no(s)
     t0 = time.monotonic()
-    m.key("h")
-    s = m.wait(lambda s: table_scene(s).get("hint") or not table_scene(s).get("my_turn"), 10,
-               f"machine {m.label}: H shows a hint")
-    sc = table_scene(s)
-    if not sc.get("my_turn"):
-        return False
-    hint = str(sc["hint"])
+    if rig.person_plays[m.label] < HINT_TURNS:
+        m.key("h")
+        s = m.wait(lambda s: isinstance(table_scene(s).get("hint"), str) or
+                   not table_scene(s).get("my_turn"), 10, f"machine {m.label}: H shows a hint")
+        sc = table_scene(s)
+        if not sc.get("my_turn"):
+            return False
+        hint = str(sc["hint"])
+        assert hint in sc["legal_now"], (hint, sc["legal_now"])
+        rig.hints += 1
+    else:
+        legal = sc.get("legal_now") or []
+        hand = session(s)["view"].get("hand") or []
+        if not legal:
+            return False
+        hint = str(legal[0])
+        rank = hint.split(":")[0]
+        idx = next((i for i, c in enumerate(hand) if rank_text(c) == rank), None)
+        assert idx is not None and idx < 6, f"no card {rank} in the hand {hand} for {hint}"
+        m.key(str(idx + 1))
+        s = m.wait(lambda s: table_scene(s).get("choice_card") == idx or
+                   not table_scene(s).get("my_turn"), 10,
+                   f"machine {m.label}: key {idx + 1} picks the card for {hint}")
+        if not table_scene(s).get("my_turn"):
+            return False
+        if all(t.endswith(":x") for t in legal if t.split(":")[0] == rank):
+            hint = f"{rank}:x"
     if hint.endswith(":x"):
         m.key("d")
     else:
         for _ in range(6):
-            s = frames_later(m, 2)
             sc = table_scene(s)
             if state_no(s) != before or not sc.get("my_turn") or sc.get("choice_card") is None:
                 break
@@ -221,6 +254,12 @@ def take_track_turn(rig: Rig, m: Machine) -> bool:
                                  f"nothing to click: {summary(s)}")
             _kind, x, y = opts[0]
             m.click(int(x), int(y))
+            # the click took the hole (the play is sent) or the next part of a split shows
+            s = m.wait(lambda s, opts=opts: state_no(s) != before or
+                       not table_scene(s).get("my_turn") or
+                       table_scene(s).get("choice_card") is None or
+                       (table_scene(s).get("options") or []) != opts, 10,
+                       f"machine {m.label}: the board answers a click on {hint!r}")
     m.wait(lambda s: state_no(s) != before or not table_scene(s).get("my_turn"), 15,
            f"machine {m.label}: the play {hint!r} (chosen by hint, then clicks) is taken")
     rig.person_plays[m.label] += 1
@@ -508,8 +547,9 @@ class TestTrackTable:
             got = {str(k): v for k, v in (pa["points"] or {}).items() if v}
             assert got == expected, (got, expected)
             assert rig.person_plays["A"] >= 3 and rig.person_plays["B"] >= 3, rig.person_plays
+            assert rig.hints >= 2 * HINT_TURNS, rig.hints
             print(f"e2e track: plays={state_no(sa)} person_plays={rig.person_plays} "
-                  f"person_turn_s={rig.person_time:.1f}")
+                  f"hints={rig.hints} person_turn_s={rig.person_time:.1f}")
 
 
 # ------------------------------------------------------------------------------ layout scenario
