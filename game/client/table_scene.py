@@ -650,8 +650,8 @@ class TrackTableScene(Scene):
         if self._hint_job is not None:
             self._hint_job[1].cancel()
             self._hint_job = None
-        if self.message == self.THINKING:
-            self.message = None
+        if self.message is not None and self.message.startswith("Hint:"):
+            self.message = None  # a hint belongs to the position it was asked in
         self.hint = None
         self.hint_reason = None
 
