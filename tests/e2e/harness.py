@@ -357,6 +357,15 @@ class Machine:
 
 
 # ------------------------------------------------------------------------------ reading state
+RANK_TEXT = "?A23456789TJQK"
+
+
+def rank_text(card: int) -> str:
+    """A card's rank as play tokens write it (``JK``, ``A``, ``2``.. ``T``, ``J``, ``Q``,
+    ``K``): cards are ``rank * 4 + suit``, the joker 0."""
+    return "JK" if card == 0 else RANK_TEXT[card >> 2]
+
+
 def top(s: dict[str, Any]) -> dict[str, Any]:
     return s["scenes"][-1] if s.get("scenes") else {}
 

@@ -42,6 +42,7 @@ from tests.e2e.harness import (  # noqa: E402
     Xvfb,
     ensure_tools,
     public,
+    rank_text,
     session,
     summary,
     table_scene,
@@ -193,13 +194,6 @@ def set_choice(m: Machine, widget: str, value: Any, what: str) -> None:
 #: Each person's first turns take the hint (H); later ones pick a card by its key (1-6): the
 #: hint thinks for about half a second, which adds up over a whole game.
 HINT_TURNS = 4
-RANK_TEXT = "?A23456789TJQK"
-
-
-def rank_text(card: int) -> str:
-    """A card's rank as play tokens write it (``JK``, ``A``, ``2``.. ``T``, ``J``, ``Q``,
-    ``K``): cards are ``rank * 4 + suit``, the joker 0."""
-    return "JK" if card == 0 else RANK_TEXT[card >> 2]
 
 
 def take_track_turn(rig: Rig, m: Machine) -> bool:
