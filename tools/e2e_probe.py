@@ -117,6 +117,7 @@ def _scene_state(sc: Any) -> dict[str, Any]:
             d[attr] = _jsonable(getattr(sc, attr))
     if hasattr(sc, "entry"):
         d["entry"] = sc.entry.text
+        d["entry_box"] = {"rect": _rect(sc.entry.rect), "focused": bool(sc.entry.focused)}
     if hasattr(sc, "seat_rects"):
         d["seat_rects"] = [_rect(r) for r in sc.seat_rects]
     if hasattr(sc, "plate_rects"):

@@ -23,6 +23,7 @@ import fcntl
 import json
 import re
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -600,3 +601,65 @@ class TestLayoutTable:
             assert va["won"] == vb["won"] and va["sizes"] == vb["sizes"], (va, vb)
             assert rig.person_plays["A"] >= 1 and rig.person_plays["B"] >= 1, rig.person_plays
             rig.shot("L3_after_hand")
+
+
+# ------------------------------------------------------------------------------ broadcast blocked
+@pytest.fixture(scope="class")
+def blocked_rig() -> Iterator[Rig]:
+    with make_rig("blocked") as rig:
+        yield rig
+
+
+def block_broadcast(rig: Rig, key: str) -> None:
+    """Make machine ``key``'s network drop its broadcasts (like a network that blocks them):
+    its subnet broadcast route is removed, so 10.213.7.255 goes nowhere; there is no default
+    route, so 255.255.255.255 is unreachable too. Unicast is untouched."""
+    ns, dev = rig.lan.ns[key], rig.lan.dev[key]
+    bcast = rig.lan.broadcast
+    r = subprocess.run(["ip", "-n", ns, "route", "del", "broadcast", bcast, "dev", dev,
+                        "table", "local"], capture_output=True, text=True, timeout=20)
+    if r.returncode != 0:
+        raise StepFailed(f"could not block broadcast in {ns}: {r.stderr.strip()}")
+
+
+class TestBroadcastBlocked:
+    """The README's advice: when a join by code finds nothing, join by address:port."""
+
+    @pytest.fixture
+    def rig(self, blocked_rig: Rig) -> Rig:
+        return blocked_rig
+
+    def test_join_by_address_when_broadcast_is_blocked(self, rig: Rig) -> None:
+        a, b = rig.a, rig.b
+        with rig.step("blocked"):
+            a.launch()
+            click_button(a, "Host a game", "A: Host a game")
+            a.wait(lambda s: scene_name(s) == "new_table", 10, "A shows the Host a game screen")
+            click_button(a, "start", "A: Open the table")
+            s = a.wait(lambda s: scene_name(s) == "lobby" and session(s).get("link"), 15,
+                       "A's lobby shows the code and the link")
+            code, link = session(s)["code"], session(s)["link"]
+            address = link.removeprefix("teetable://").rsplit("/", 1)[0]
+            assert address == f"{rig.lan.addr['a']}:47800", link
+            block_broadcast(rig, "b")
+            b.launch()
+            click_button(b, "Join a game", "B: Join a game")
+            b.wait(lambda s: scene_name(s) == "join", 10, "B shows the Join screen")
+            b.type(code)
+            b.key("Return")
+            s = b.wait(lambda s: scene_name(s) == "join" and top(s).get("error"), 30,
+                       "B says that no table answered the code")
+            assert "address" in top(s)["error"], top(s)["error"]
+            rig.shot("B1_code_not_found")
+            # the person clicks into the box, clears the code and types the address
+            b.click_rect(top(s)["entry_box"]["rect"])
+            b.key(*["BackSpace"] * (len(code) + 2))
+            b.type(address)
+            b.wait(lambda s: top(s).get("entry") == address, 10,
+                   f"B's box shows the address {address}")
+            b.key("Return")
+            b.wait(lambda s: scene_name(s) == "lobby" and session(s).get("my_seats") == [1],
+                   20, "B joins by address and sits at seat 1")
+            a.wait(lambda s: seat(s, 1)["kind"] == "person" and seat(s, 1)["name"] ==
+                   GUEST_NAME, 10, "A's lobby shows Bob")
+            rig.shot("B2_joined_by_address")
