@@ -295,3 +295,32 @@ def test_reopen_screen_empty_and_a_damaged_save_is_explained(tmp_path: Path) -> 
         frames(app)
     finally:
         app.close()
+
+
+def test_leaving_a_lobby_never_started_leaves_no_save_but_a_started_table_keeps_it(
+        tmp_path: Path) -> None:
+    app = new_app(tmp_path)
+    try:
+        assert app.host_new_table("track", {"rules": "tees", "seats": 4}, "blitz") is None
+        lobby = app.top
+        assert isinstance(lobby, LobbyScene)
+        save = lobby.session.save_path
+        assert save is not None and save.exists() and saves.note_path(save).exists()
+        click(app, lobby.back_button.rect.center)
+        assert isinstance(app.top, screens.TitleScene)
+        assert not save.exists() and not saves.note_path(save).exists()
+        # a table that started is kept (Reopen lists it) when its host leaves
+        assert app.host_new_table("track", {"rules": "tees", "seats": 4}, "blitz") is None
+        lobby = app.top
+        assert isinstance(lobby, LobbyScene)
+        s = lobby.session
+        assert pump(app, lambda: s.local_seats == [0])
+        key(app, pygame.K_s)
+        assert pump(app, lambda: isinstance(app.top, TrackTableScene))
+        table = app.top
+        assert isinstance(table, TrackTableScene)
+        table.leave_table()
+        assert s.save_path is not None and s.save_path.exists()
+        assert [i.path for i in saves.list_saves(tmp_path)] == [s.save_path]
+    finally:
+        app.close()

@@ -298,13 +298,15 @@ class App:
         from game.table import TableError
 
         cpu = self.make_cpu()
+        new_save = kw.get("save_path") if kw.get("resume") is None else None
         try:
             hosted = host_table(game, config, self.settings.name, speed, cpu, **kw)
-        except (TableError, RulesError, ValueError) as e:
+        except (TableError, RulesError, ValueError, OSError, RuntimeError) as e:
             cpu.close()
-            return f"Could not open that table: {e}"
-        except (OSError, RuntimeError) as e:
-            cpu.close()
+            if new_save is not None:  # a table that never opened leaves no save behind
+                saves.discard_save(new_save)
+            if isinstance(e, TableError | RulesError | ValueError):
+                return f"Could not open that table: {e}"
             return f"Could not open the table on the network: {e}"
         if hosted.save_path is not None and hosted.host_thread is not None:
             with contextlib.suppress(OSError):

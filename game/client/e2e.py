@@ -25,8 +25,9 @@ request. It is on only when the environment variable ``TEE_TABLE_E2E_DIR`` names
   "connected"|"dropped", "ready", "mine"}]``), ``my_seat`` (this screen's seat or ``null``),
   ``my_seats`` (all seats played on this screen), ``legal`` (the legal play tokens when it
   is this screen's person's turn, else ``[]``; on a Trash table also ``[]`` until the
-  animations of the last plays are over, as the screen takes no choice before), ``hint`` (the hint's play token and reason
-  once shown, ``"thinking"`` while it is computed), ``outcome`` and ``points`` (when over).
+  animations of the last plays are over, as the screen takes no choice before), ``hint``
+  (the hint's play token and reason once shown, ``"thinking"`` while it is computed),
+  ``outcome`` and ``points`` (when over).
 
 * Screenshots: when a file ``<dir>/shot-request-<name>`` appears, the next frame saves the
   window to ``<dir>/shot-<name>.png`` and deletes the request. ``<name>`` is letters, digits,

@@ -169,7 +169,14 @@ class LobbyScene(Scene):
             self.open_table()
 
     def back(self) -> None:
+        save = getattr(self.session, "save_path", None)
+        hosting = getattr(self.session, "host_thread", None) is not None
         self.session.close()
+        if hosting and save is not None:
+            from game.client import saves
+
+            if saves.never_started(save):  # the host left the lobby: nothing to reopen
+                saves.discard_save(save)
         self.app.pop()
 
     # events ------------------------------------------------------------------

@@ -81,6 +81,30 @@ def read_host_note(save: str | os.PathLike[str]) -> dict[str, Any]:
     return out
 
 
+def discard_save(save: str | os.PathLike[str]) -> None:
+    """Delete a save file and its note (a hosted table that never started, or never opened)."""
+    for p in (Path(save), note_path(save)):
+        with contextlib.suppress(OSError):
+            p.unlink()
+
+
+def never_started(save: str | os.PathLike[str]) -> bool:
+    """True when the save holds no game yet (no ``start`` record): nothing to reopen."""
+    try:
+        with open(save, encoding="utf-8") as f:
+            f.readline()
+            for line in f:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(rec, dict) and rec.get("t") == "start":
+                    return False
+    except OSError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class SaveInfo:
     """What the Reopen screen lists about one save file."""
