@@ -324,3 +324,26 @@ def test_leaving_a_lobby_never_started_leaves_no_save_but_a_started_table_keeps_
         assert [i.path for i in saves.list_saves(tmp_path)] == [s.save_path]
     finally:
         app.close()
+
+
+def test_a_dropped_host_is_said_on_the_table(tmp_path: Path) -> None:
+    t = Table.create("track", {"rules": "classic", "seats": 4}, 3, clock=time.monotonic,
+                     speed="blitz", cpu=SyncCpu())
+    ht = HostThread(t, bind="127.0.0.1", port=0, discovery=None, code="WXYZ").start()
+    app = new_app(tmp_path)
+    try:
+        assert app.join_table(f"127.0.0.1:{ht.port}/WXYZ") is None
+        lobby = app.top
+        assert isinstance(lobby, LobbyScene)
+        assert pump(app, lambda: bool(lobby.session.local_seats))
+        ht.call(lambda h: t.start(t.host_token))
+        assert pump(app, lambda: isinstance(app.top, TrackTableScene))
+        table = app.top
+        assert isinstance(table, TrackTableScene)
+        assert table.connection_note() is None
+        ht.stop()
+        assert pump(app, lambda: (table.connection_note() or "").startswith(
+            "Connection: dropped - the game goes on"))
+    finally:
+        app.close()
+        t.close()

@@ -435,6 +435,9 @@ class LayoutTableScene(TrackTableScene):
                                       "take the stock (S) or the discard (D)")
         else:
             status = f"{seat_label(pub['seats'][turn])}'s turn"
+        note = self.connection_note()
+        if note:
+            status = note
         if self.message:
             status = self.message
         stt = a.fit_text(status, self.px(24), theme.ACCENT if self.my_turn() else theme.TEXT,

@@ -821,9 +821,9 @@ class TrackTableScene(Scene):
         if pub["config"].get("mode") == "solo":
             info.append(f"Turn {pub.get('turns', 0) + 1}")
         info.append(f"Speed: {pub.get('speed', '')}")
-        status = getattr(self.session, "status", "connected")
-        if getattr(self.session, "remote", False) and status != "connected":
-            info = [f"Connection: {status} - the game goes on; you catch up when it is back"]
+        note = self.connection_note()
+        if note:
+            info = [note]
         if self.message:
             info = [self.message]
         it = a.fit_text("   ".join(info), self.px(20), theme.TEXT_DIM if not self.message else
@@ -878,6 +878,16 @@ class TrackTableScene(Scene):
         for i, line in enumerate(lines):
             t = a.text(line, size, theme.ACCENT2)
             surf.blit(t, (box.x + self.px(10), box.y + self.px(7) + i * lh))
+
+    def connection_note(self) -> str | None:
+        """What to tell a LAN player whose link to the host is not up (None when it is)."""
+        status = getattr(self.session, "status", "connected")
+        if not getattr(self.session, "remote", False) or status == "connected":
+            return None
+        if status == "failed":
+            return ("Lost the host. When its table is back, join again (or reopen the "
+                    "program): you get your own seat back.")
+        return f"Connection: {status} - the game goes on; you catch up when it is back"
 
     def draw_hand(self, surf: pygame.Surface) -> None:
         a = self.app.assets
