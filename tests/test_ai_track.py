@@ -158,3 +158,41 @@ def test_bad_arguments_are_refused() -> None:
         choose_play("track", view, [], "easy", 1)
     with pytest.raises(ValueError, match="unknown game"):
         choose_play("chess", view, ["5:a10+5"], "easy", 1)
+
+
+def test_worker_job_round_trips_through_pickle() -> None:
+    """The table runs CPUs in a worker process: the job must pickle, and the answer be legal."""
+    import pickle
+
+    from game.cpu_worker import CpuJob, run_job
+
+    st = RULES.parse_position(BUMP_TEES)
+    job = CpuJob("track", RULES.view(st, 0), tuple(RULES.legal_tokens(st)), "nasty", 3, 30.0)
+    job2 = pickle.loads(pickle.dumps(job))
+    assert run_job(job2) == "5:a10+5"
+
+
+@pytest.mark.parametrize("config", [
+    {"rules": "tees", "seats": 6},
+    {"rules": "classic", "seats": 2},
+    {"rules": "classic", "seats": 3},
+    {"rules": "classic", "seats": 1},
+    {"rules": "team", "seats": 6, "teams": 3},
+    {"rules": "classic", "seats": 8, "teams": 4},
+])
+def test_every_level_in_other_modes(config: dict) -> None:
+    st = RULES.new_game(config, 21)
+    rng = Rng(21)
+    asked = 0
+    for k in range(240):
+        if RULES.to_move(st) is None:
+            break
+        legal = RULES.legal_tokens(st)
+        if k % 20 == 19 and len(legal) > 1:
+            view = RULES.view(st, st.turn)
+            for level in LEVELS:
+                assert choose_play("track", view, legal, level, k, 5.0) in legal
+            assert hint("track", view, legal, k, 0.0)[0] in legal
+            asked += 1
+        st, _ = RULES.apply(st, st.turn, legal[rng.below(len(legal))], events=False)
+    assert asked >= 3
