@@ -380,3 +380,32 @@ def test_the_real_hint_runner_answers_a_legal_play_with_a_reason() -> None:
         assert tok in legal and isinstance(reason, str) and reason
     finally:
         runner.close()
+
+
+@pytest.mark.parametrize("cfg", [{"rules": "tees", "seats": 6},
+                                 {"rules": "classic", "seats": 8, "mode": "ffa"},
+                                 {"rules": "team", "seats": 4, "mode": "teams", "teams": 2}])
+def test_moves_list_lines_are_distinct_and_never_name_a_hole(cfg: dict[str, Any]) -> None:
+    """Along a seeded random game: every legal play gets its own line, and no line carries a
+    bare number other than a count (+5, -4), a home place (home 3) or an ordinal (2nd)."""
+    import random
+
+    from game.client.describe import describe_play
+
+    state = TRACK.new_game(cfg, 7)
+    rng = random.Random(7)
+    kinds: set[str] = set()
+    for _ in range(600):
+        if TRACK.outcome(state) is not None:
+            break
+        seat = TRACK.to_move(state)
+        legal = TRACK.legal_plays(state)
+        view = TRACK.view(state, seat)
+        lines = [describe_play(p, view) for p in legal]
+        kinds.update(part[0] for p in legal for part in p.parts)
+        assert len(set(lines)) == len(lines), lines
+        for line in lines:
+            rest = re.sub(r"home \d", "", line.split(": ", 1)[1])
+            assert re.findall(r"(?<![+\-\w])\d+\b", rest) == [], line
+        state, _events = TRACK.apply(state, seat, rng.choice(legal))
+    assert {"o", "f", "b"} <= kinds  # come-outs, forward and backward moves were described
