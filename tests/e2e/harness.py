@@ -231,8 +231,9 @@ class Machine:
         """Start ``main.py --data DIR ARGS`` (through the observer) in this machine's
         namespace, and wait for its window."""
         assert self.proc is None or self.proc.poll() is not None, "already running"
-        with contextlib.suppress(FileNotFoundError):
-            (self.obs / "state.json").unlink()
+        for name in ("state.json", "status.json"):
+            with contextlib.suppress(FileNotFoundError):
+                (self.obs / name).unlink()
         self.launches += 1
         log = self.obs / f"game_{self.launches}.log"
         self.logs.append(log)
@@ -288,14 +289,29 @@ class Machine:
         except (OSError, ValueError):
             return {}
 
+    def hook(self) -> dict[str, Any]:
+        """The client's own end-to-end report (``game/client/e2e.py``: ``status.json`` in the
+        same folder), for cross-checks."""
+        try:
+            return json.loads((self.obs / "status.json").read_text())
+        except (OSError, ValueError):
+            return {}
+
+    def wait_hook(self, pred: Callable[[dict[str, Any]], Any], timeout: float,
+                  what: str) -> dict[str, Any]:
+        """Like :meth:`wait`, on the client's own ``status.json``."""
+        return self.wait(pred, timeout, f"{what} (the client's own status.json)",
+                         read=self.hook)
+
     def wait(self, pred: Callable[[dict[str, Any]], Any], timeout: float, what: str,
-             poll: float = 0.02) -> dict[str, Any]:
+             poll: float = 0.02, read: Callable[[], dict[str, Any]] | None = None
+             ) -> dict[str, Any]:
         """Poll the state until ``pred(state)`` is true; fail naming ``what`` after
         ``timeout`` seconds (or at once when the game process has died)."""
         deadline = time.monotonic() + timeout
         s: dict[str, Any] = {}
         while True:
-            s = self.state()
+            s = (read or self.state)()
             if s:
                 try:
                     if pred(s):
@@ -307,8 +323,9 @@ class Machine:
                                  f"{self.proc.returncode}) while waiting for: {what}\n"
                                  f"{self.log_tail()}")
             if time.monotonic() > deadline:
+                shown = summary(s) if read is None else json.dumps(s)[:1500]
                 raise StepFailed(f"machine {self.label}: timed out after {timeout:.0f} s "
-                                 f"waiting for: {what}\nlast state: {summary(s)}\n"
+                                 f"waiting for: {what}\nlast state: {shown}\n"
                                  f"log: {self.log_tail(600)}")
             time.sleep(poll)
 

@@ -371,6 +371,9 @@ class TestTrackTable:
             seats = public(s)["seats"]
             assert seats[0]["kind"] == "person" and seats[0]["name"] == HOST_NAME
             assert [x["kind"] for x in seats[1:]] == ["cpu"] * 3
+            a.wait_hook(lambda h: h["scene"] == "lobby" and h["table"]["hosting"] is True and
+                        h["table"]["code"] == rig.code and h["table"]["link"] == rig.link, 10,
+                        "A reports hosting the table with its code and link")
             rig.shot("1_host_lobby_code")
 
     def test_2_guest_joins_by_code_sits_and_readies(self, rig: Rig) -> None:
@@ -408,6 +411,9 @@ class TestTrackTable:
             # Ann and Bob are partners: the same team symbol, not the CPUs' one
             assert seat(sa, 0)["symbol"] == seat(sa, 2)["symbol"] != seat(sa, 1)["symbol"] == \
                 seat(sa, 3)["symbol"], public(sa)["seats"]
+            b.wait_hook(lambda h: h["table"]["my_seats"] == [2] and h["table"]["code"] ==
+                        rig.code and not h["table"]["hosting"], 10,
+                        "B reports its seat 2 at A's table")
             rig.shot("2_lobby_seated")
             b.key("r")
             a.wait(lambda s: seat(s, 2).get("ready") is True, 10, "A sees Bob ready")
@@ -430,6 +436,10 @@ class TestTrackTable:
                 m.wait(lambda s: table_scene(s).get("show_pause") is True and
                        (table_scene(s).get("manual_pause") or {}).get("name") == GUEST_NAME,
                        10, f"{m.label} shows the pause and that Bob paused")
+            for m in (a, b):
+                m.wait_hook(lambda h: h["table"]["paused"] and any(
+                    r.get("reason") == "paused" and r.get("name") == GUEST_NAME
+                    for r in h["table"]["pause"]), 10, f"{m.label} reports Bob's pause")
             rig.shot("3_paused_by_Bob")
             # no play is accepted on either screen: the people try (hint, discard, Enter)
             frozen = state_no(a.state())
@@ -481,6 +491,8 @@ class TestTrackTable:
             b.kill()
             a.wait(lambda s: seat(s, 2)["connected"] is False, 20,
                    "A shows Bob dropped (red plate)")
+            a.wait_hook(lambda h: h["table"]["seats"][2]["connection"] == "dropped", 10,
+                        "A reports Bob dropped")
             rig.shot("5_Bob_dropped")
             dropped_at = state_no(a.state())
             b.launch()
@@ -509,6 +521,8 @@ class TestTrackTable:
                    "A shows Bob connected again (green plate)")
             drive(rig, lambda sa, sb: state_no(sb) >= state_no(sa) > dropped_at, 30,
                   "B catches up with the table")
+            a.wait_hook(lambda h: h["table"]["seats"][2]["connection"] == "connected", 10,
+                        "A reports Bob connected")
             rig.shot("5_Bob_rejoined")
 
     def test_6_played_to_the_end_same_result_on_both(self, rig: Rig) -> None:
@@ -529,6 +543,10 @@ class TestTrackTable:
                         "A shows the results")
             sb = b.wait(lambda s: top(s)["buttons"]["done"]["visible"], 10,
                         "B shows the results")
+            ha = a.wait_hook(lambda h: h["table"]["phase"] == "over", 10, "A reports the end")
+            hb = b.wait_hook(lambda h: h["table"]["phase"] == "over", 10, "B reports the end")
+            assert ha["table"]["outcome"] == hb["table"]["outcome"] == public(sa)["outcome"]
+            assert ha["table"]["points"] == hb["table"]["points"] == public(sa)["points"]
             rig.shot("6_results")
             pa, pb = public(sa), public(sb)
             assert pa["outcome"] == pb["outcome"] and pa["outcome"], (pa["outcome"],
