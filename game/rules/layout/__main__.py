@@ -105,4 +105,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader (e.g. `| head`) went away: not an error
+        sys.stdout = None  # type: ignore[assignment]
+        code = 0
+    raise SystemExit(code)

@@ -108,4 +108,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader (e.g. `| head`) went away: not an error
+        sys.stdout = None  # type: ignore[assignment]
+        code = 0
+    raise SystemExit(code)
