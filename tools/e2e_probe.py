@@ -173,10 +173,15 @@ def install(out_dir: Path) -> None:
     original = App.frame
     last = [0.0]
     seq = [0]
+    banners: list[str] = []  # every banner a table showed (a hand won...), oldest first
 
     def frame(self: App, dt: float = 1 / 60) -> None:
         original(self, dt)
         now = time.monotonic()
+        for sc in self.scenes:
+            text = getattr(sc, "banner", None)
+            if isinstance(text, str) and text and (not banners or banners[-1] != text):
+                banners.append(text)
         if request.exists():
             try:
                 target = request.read_text().strip()
@@ -193,7 +198,7 @@ def install(out_dir: Path) -> None:
             state = {
                 "seq": seq[0], "pid": os.getpid(), "frames": self.frames,
                 "size": list(self.size), "running": self.running,
-                "app_message": self.message,
+                "app_message": self.message, "banners": banners[-10:],
                 "scenes": [_scene_state(s) for s in self.scenes],
             }
             tmp_path.write_text(json.dumps(state))
