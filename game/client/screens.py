@@ -1,4 +1,5 @@
-"""The menu screens: Title, New table, Join, Settings, Records, Rules.
+"""The menu screens: Title, New table (Host a game has "Reopen a saved table"), Reopen, Join,
+Settings, Records, Rules.
 
 Each is a :class:`~game.client.scene.Scene` laid out relative to the window size. The table
 screens (lobby, track table, layout table) live in their own modules and are reached through
