@@ -472,6 +472,7 @@ class TestTrackTable:
             set_choice(a, "speed", "blitz", "A: ADMIN, Table speed")
             b.wait(lambda s: public(s).get("speed") == "blitz", 10,
                    "B follows the table speed (blitz)")
+            b.wait_hook(lambda h: h["table"]["speed"] == "blitz", 10, "B reports blitz")
             rig.shot("4_admin_table_speed")
             a.key("Escape")
             a.wait(lambda s: scene_name(s) == "track_table", 10, "A closes ADMIN")
