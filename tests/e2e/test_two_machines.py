@@ -256,7 +256,7 @@ def take_track_turn(rig: Rig, m: Machine) -> bool:
                        (table_scene(s).get("options") or []) != opts, 10,
                        f"machine {m.label}: the board answers a click on {hint!r}")
     m.wait(lambda s: state_no(s) != before or not table_scene(s).get("my_turn"), 15,
-           f"machine {m.label}: the play {hint!r} (chosen by hint, then clicks) is taken")
+           f"machine {m.label}: the play {hint!r} (chosen by keys, then clicks) is taken")
     rig.person_plays[m.label] += 1
     rig.person_time += time.monotonic() - t0
     return True
