@@ -6,9 +6,13 @@ For each configuration it plays complete games, each play chosen uniformly at ra
 legal list (``legal_plays`` then ``apply``, no events unless ``--events``), for about
 ``--seconds`` of CPU, then times legal-play generation on mid-game positions of that
 configuration (plays 20%..80% of a game; the per-state cache is cleared before each call).
-It prints one final line per configuration:
+Rates are per CPU second (``time.process_time``: the figure that does not depend on how loaded
+the machine is); the wall-clock rates follow in brackets. Only every tenth position of a game
+is kept for the legal-play timing (keeping every position with its cached legal list made the
+cyclic garbage collector walk a heap that grows through the game, up to half the time in
+8-player team games). It prints one final line per configuration:
 
-    track <rules> <seats>p games/s=<x> turns/s=<y> legal/s=<z>
+    track <rules> <seats>p games/s=<x> turns/s=<y> legal/s=<z> (wall: games/s=.. ..)
 """
 
 from __future__ import annotations
@@ -28,33 +32,41 @@ def bench(rules: str, seats: int, seconds: float, events: bool) -> str:
     games = turns = 0
     mid = []
     t0 = time.process_time()
+    w0 = time.perf_counter()
     seed = 0
     while time.process_time() - t0 < seconds or games == 0:
         s = new_game(conf, seed)
         rng = Rng.from_seed(seed)
-        states = []
+        kept = []  # every tenth position
+        n = 0
         while s.turn >= 0:
             legal = gen_legal(s)
             s, _ = apply_play(s, s.turn, legal[rng.below(len(legal))], events)
-            turns += 1
-            states.append(s)
+            n += 1
+            if n % 10 == 0:
+                kept.append(s)
         if len(mid) < 400:
-            n = len(states)
-            mid.extend(st for st in states[n // 5:(4 * n) // 5:max(1, n // 40)] if st.turn >= 0)
+            mid.extend(st for st in kept[len(kept) // 5:(4 * len(kept)) // 5] if st.turn >= 0)
+        turns += n
         games += 1
         seed += 1
     dt = time.process_time() - t0
+    wt = time.perf_counter() - w0
+    del mid[400:]
     # legal-play generation on mid-game positions
     reps = 0
     t1 = time.process_time()
+    w1 = time.perf_counter()
     while time.process_time() - t1 < seconds / 3 or reps == 0:
         for st in mid:
             st._legal = None
             gen_legal(st)
         reps += len(mid)
     dl = time.process_time() - t1
+    wl = time.perf_counter() - w1
     return (f"track {rules} {seats}p games/s={games / dt:.1f} turns/s={turns / dt:.0f} "
-            f"legal/s={reps / dl:.0f}")
+            f"legal/s={reps / dl:.0f} (wall: games/s={games / wt:.1f} turns/s={turns / wt:.0f} "
+            f"legal/s={reps / wl:.0f})")
 
 
 def main() -> None:

@@ -28,6 +28,7 @@ RANK_CHARS = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", 
 TEES_ROUNDS = {4: (5, 4, 4), 6: (4, 4)}
 DEAL_CLASSIC = 5
 _FULL_HOME = (1 << PEGS) - 1
+_HOME5 = HOME0 + 5
 _CONFIG_KEYS = ("rules", "seats", "mode", "teams", "jokers", "seven_to_partner")
 
 
@@ -240,21 +241,26 @@ class Play:
     ``(peg, from, to)`` in order. ``last``: a tees last-resort landing on a partner.
     """
 
-    __slots__ = ("_tok", "bumps", "last", "parts", "rank")
+    __slots__ = ("_tok", "bumps", "parts", "rank")
+
+    last: bool = False  # a class default: a last-resort landing is a :class:`_LastPlay`
 
     def __init__(self, rank: int, parts: tuple, bumps: tuple = ((),), last: bool = False) -> None:
+        # three slot stores and nothing else: the generators build thousands of these per
+        # position (the token is made on first use)
         self.rank = rank
         self.parts = parts
         self.bumps = bumps
-        self.last = last
-        self._tok: str | None = None
+        if last:
+            self.__class__ = _LastPlay
 
     @property
     def token(self) -> str:
-        t = self._tok
-        if t is None:
+        try:
+            return self._tok
+        except AttributeError:
             t = self._tok = RANK_CHARS[self.rank] + ":" + ",".join(map(_part_text, self.parts))
-        return t
+            return t
 
     def __str__(self) -> str:
         return self.token
@@ -275,6 +281,13 @@ class Play:
     @property
     def is_discard(self) -> bool:
         return self.parts[0][0] == "x"
+
+
+class _LastPlay(Play):
+    """A tees last-resort landing on a partner's peg (``play.last`` is true)."""
+
+    __slots__ = ()
+    last = True
 
 
 # --------------------------------------------------------------------------------------------
@@ -462,21 +475,18 @@ def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]) -> tuple[l
     starts = []
     for c in cols:
         b = c * PEGS
-        first = -1
-        for pid in range(b, b + PEGS):
-            loc = pegs[pid]
-            if loc == START:
-                if first < 0:
-                    first = pid
-            elif loc < HOME0 + 5:
-                movers.append((loc, pid))
-        if first >= 0:
-            starts.append(first)
+        sl = pegs[b:b + PEGS]
+        if START in sl:
+            starts.append(b + sl.index(START))
+        for i, loc in enumerate(sl, b):
+            if START < loc < _HOME5:  # a peg in home 5 never moves again
+                movers.append((loc, i))
     movers.sort()
     return movers, starts
 
 
 _NOB = ((),)
+_NOB2 = ((), ())
 _LOW = tuple((1 << k) - 1 for k in range(14))
 
 
@@ -709,48 +719,125 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     bwdt = cfg.bwd
     app = out.append
     R = cfg.R
-    # every single part on the original board:
-    # tables[kind][pid][amount] = (holes it depends on, landing free, [(part, bumps)])
+    # Every single part on the original board, per kind, built in one pass:
+    #   rows[kind][pid][amount] = [(part, bumps)] (for the first part);
+    #   flat[kind][amount] = [(loc, pid, colour, holes it depends on, landing free,
+    #   [(part, bumps)])] in mover order (for the second part; a backward part of a peg in
+    #   home never exists and is left out); live[kind][amount]: the entries that may give
+    #   plays when the first part leaves them alone (some part, or a landing that needs a
+    #   look); the others can only give plays when the first part touches their path
+    #   (idle_dep[kind][amount]) or their colour's home (bit in idle_cols[kind][amount]).
     amounts = range(1, total)
-    tables: dict[str, dict[int, list]] = {}
+    rows: dict[str, dict[int, list]] = {}
+    flat: dict[str, list[list]] = {}
+    live: dict[str, list[list]] = {}
+    idle_dep: dict[str, list[int]] = {}
+    idle_cols: dict[str, list[int]] = {}
+    ents: dict[str, dict[int, list]] = {}  # ents[kind][pid][amount]: that flat entry
     for kind in {k for pair in kinds for k in pair}:
-        tab = tables[kind] = {}
-        pm = fwdt if kind == "f" else bwdt
-        sg = 1 if kind == "f" else -1
+        tab = rows[kind] = {}
+        ent = ents[kind] = {}
+        fl: list[list] = [[] for _ in range(total)]
+        lv: list[list] = [[] for _ in range(total)]
+        idep = [0] * total
+        icol = [0] * total
+        flat[kind] = fl
+        live[kind] = lv
+        idle_dep[kind] = idep
+        idle_cols[kind] = icol
+        fw_kind = kind == "f"
+        pm = fwdt if fw_kind else bwdt
         for loc, pid in movers:
-            if kind == "b" and loc >= HOME0:
-                tab[pid] = [(0, True, [])] * total
-                continue
-            if kind == "f":
+            c = pid // PEGS
+            if loc >= HOME0:
+                if not fw_kind:
+                    tab[pid] = [[]] * total
+                    ent[pid] = [(loc, pid, c, 0, True, [])] * total
+                    continue
                 fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
-            row = [(0, True, [])]
-            for a in amounts:
-                if kind == "f":
+                tab[pid] = fw
+                er = ent[pid] = [None]
+                for a in amounts:
                     parts = fw[a]
+                    e = (loc, pid, c, 0, True, parts)
+                    er.append(e)
+                    fl[a].append(e)
+                    if parts:
+                        lv[a].append(e)
+                    else:
+                        icol[a] |= 1 << c
+                continue
+            pml = pm[loc]
+            if fw_kind:
+                fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
+            else:
+                fw = [[]]
+                for a in amounts:
+                    fw.append([((kind, pid, loc, to, a), bb)
+                               for to, bb in _dests(cfg, kind, pid, loc, a, rm, hm, occ)])
+            tab[pid] = fw
+            er = ent[pid] = [None]
+            for a in amounts:
+                parts = fw[a]
+                free = occ[(loc + a if fw_kind else loc - a) % R] < 0
+                e = (loc, pid, c, pml[a], free, parts)
+                er.append(e)
+                fl[a].append(e)
+                if parts or not free:
+                    lv[a].append(e)
                 else:
-                    parts = [((kind, pid, loc, to, a), b)
-                             for to, b in _dests(cfg, kind, pid, loc, a, rm, hm, occ)]
-                if loc >= HOME0:
-                    row.append((0, True, parts))
-                else:
-                    row.append((pm[loc][a], occ[(loc + sg * a) % R] < 0, parts))
-            tab[pid] = row
+                    idep[a] |= pml[a]
+                    icol[a] |= 1 << c
     for k1, k2 in kinds:
-        tab1 = tables[k1]
-        tab2 = tables[k2]
+        tab1 = rows[k1]
+        flat2 = flat[k2]
+        live2 = live[k2]
+        idle_dep2 = idle_dep[k2]
+        idle_cols2 = idle_cols[k2]
+        ents2 = ents[k2]
         for loc1, pid1 in movers:
             c1 = pid1 // PEGS
-            others = [m for m in movers if m[1] != pid1]
             row1 = tab1[pid1]
             for a in amounts:
-                d1 = row1[a][2]
+                d1 = row1[a]
                 if not d1:
                     continue
                 rest = total - a
                 for part1, b1 in d1:
                     to1 = part1[3]
-                    T = _touched(cfg, loc1, to1, b1)
                     home_c = c1 if (to1 >= HOME0 or loc1 >= HOME0) else -1
+                    if not b1 and not (recolour and to1 >= HOME0):
+                        # the common case: nothing bumped, the same pegs move second
+                        T = 0
+                        if 0 <= loc1 < HOME0:
+                            T = 1 << loc1
+                        if to1 < HOME0:
+                            T |= 1 << to1
+                        board2 = None
+                        if idle_dep2[rest] & T or (home_c >= 0 and idle_cols2[rest] >> home_c & 1):
+                            row2 = flat2[rest]
+                        else:
+                            row2 = live2[rest]
+                        for loc2, pid2, c2, dep, free, parts2 in row2:
+                            if pid2 == pid1:
+                                continue
+                            if free and c2 != home_c and not dep & T:
+                                # untouched path, free landing: same as on the original board
+                                for part2, b2 in parts2:
+                                    app(Play(total, (part1, part2), (b1, b2) if b2 else _NOB2))
+                                continue
+                            if board2 is None:
+                                q2 = list(pegs)
+                                o2 = occ[:]
+                                r2 = rm[:]
+                                h2 = hm[:]
+                                _do(q2, o2, r2, h2, pid1, to1, b1)
+                                board2 = (o2, r2, h2)
+                            for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
+                                                  board2[2], board2[0]):
+                                app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
+                        continue
+                    T = _touched(cfg, loc1, to1, b1)
                     p2: list[int] | None = None
                     if b1 or (recolour and to1 >= HOME0):
                         p2 = list(pegs)
@@ -760,16 +847,17 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     if recolour and to1 >= HOME0 and controlled(cfg, seat, p2) != cols1:
                         movers2, _ = _movers(p2, controlled(cfg, seat, p2))
                     elif b1:
-                        movers2 = sorted((p2[pid], pid) for _, pid in others if p2[pid] != START)
+                        movers2 = sorted((p2[pid], pid) for _, pid in movers
+                                         if pid != pid1 and p2[pid] != START)
                     else:
-                        movers2 = others
+                        movers2 = [m for m in movers if m[1] != pid1]
                     board2 = None
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
                             continue
-                        row2 = tab2.get(pid2)
-                        if row2 is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
-                            dep, free, parts2 = row2[rest]
+                        erow = ents2.get(pid2)
+                        if erow is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
+                            _, _, _, dep, free, parts2 = erow[rest]
                             if free and not dep & T:
                                 # untouched path, free landing: same as on the original board
                                 for part2, b2 in parts2:
