@@ -721,80 +721,88 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     R = cfg.R
     # Every single part on the original board, per kind, built in one pass:
     #   rows[kind][pid][amount] = [(part, bumps)] (for the first part);
-    #   flat[kind][amount] = [(loc, pid, colour, holes it depends on, landing free,
-    #   [(part, bumps)])] in mover order (for the second part; a backward part of a peg in
-    #   home never exists and is left out); live[kind][amount]: the entries that may give
-    #   plays when the first part leaves them alone (some part, or a landing that needs a
-    #   look); the others can only give plays when the first part touches their path
-    #   (idle_dep[kind][amount]) or their colour's home (bit in idle_cols[kind][amount]).
+    #   ents[kind][pid][amount] = that peg's entry of ``flat`` below (for a second part after
+    #   a first part that bumped or changed the colours moved).
+    # For the common first part (no bump, same colours after), the second parts come from
+    #   flat[kind][amount] = [(pid, colour, dep, land, loc, [(part, (no bumps, bumps))])]
+    # in mover order, where ``dep`` is the mask of the holes the part depends on when the
+    # first part moved a peg of the same colour (its path, which must hold no peg of its
+    # colour, and its landing) plus bit ``R + colour`` (its home), and ``land`` the same
+    # when the first part moved another colour (only the landing hole matters then); both
+    # are -1 (every bit) when the landing is taken (a bump chain needs a fresh look). A
+    # first part that touched ring holes and home ``T`` (same encoding) leaves the entry as
+    # it was on the original board when ``dep & T == 0`` (``land & T`` for another colour).
+    # live[kind][amount] holds only the entries with some part or a taken landing; the
+    # others (blocked by their own colour) can give plays only when the first part is of
+    # their colour and ``idle[kind][amount][colour] & T`` (the OR of their deps).
+    # A backward part of a peg in home never exists and is left out.
     amounts = range(1, total)
     rows: dict[str, dict[int, list]] = {}
+    ents: dict[str, dict[int, list]] = {}
     flat: dict[str, list[list]] = {}
     live: dict[str, list[list]] = {}
-    idle_dep: dict[str, list[int]] = {}
-    idle_cols: dict[str, list[int]] = {}
-    ents: dict[str, dict[int, list]] = {}  # ents[kind][pid][amount]: that flat entry
+    idle: dict[str, list[int]] = {}
     for kind in {k for pair in kinds for k in pair}:
         tab = rows[kind] = {}
         ent = ents[kind] = {}
         fl: list[list] = [[] for _ in range(total)]
         lv: list[list] = [[] for _ in range(total)]
-        idep = [0] * total
-        icol = [0] * total
+        idl = [[0] * cfg.n for _ in range(total)]
         flat[kind] = fl
         live[kind] = lv
-        idle_dep[kind] = idep
-        idle_cols[kind] = icol
+        idle[kind] = idl
         fw_kind = kind == "f"
         pm = fwdt if fw_kind else bwdt
         for loc, pid in movers:
             c = pid // PEGS
+            cbit = 1 << (R + c)
             if loc >= HOME0:
                 if not fw_kind:
                     tab[pid] = [[]] * total
-                    ent[pid] = [(loc, pid, c, 0, True, [])] * total
+                    ent[pid] = [(pid, c, cbit, 0, loc, ())] * total
                     continue
                 fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
-                tab[pid] = fw
-                er = ent[pid] = [None]
-                for a in amounts:
-                    parts = fw[a]
-                    e = (loc, pid, c, 0, True, parts)
-                    er.append(e)
-                    fl[a].append(e)
-                    if parts:
-                        lv[a].append(e)
-                    else:
-                        icol[a] |= 1 << c
-                continue
-            pml = pm[loc]
-            if fw_kind:
-                fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
+                pml = None
             else:
-                fw = [[]]
-                for a in amounts:
-                    fw.append([((kind, pid, loc, to, a), bb)
-                               for to, bb in _dests(cfg, kind, pid, loc, a, rm, hm, occ)])
+                pml = pm[loc]
+                if fw_kind:
+                    fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
+                else:
+                    fw = [[]]
+                    for a in amounts:
+                        fw.append([((kind, pid, loc, to, a), bb)
+                                   for to, bb in _dests(cfg, kind, pid, loc, a, rm, hm, occ)])
             tab[pid] = fw
             er = ent[pid] = [None]
             for a in amounts:
                 parts = fw[a]
-                free = occ[(loc + a if fw_kind else loc - a) % R] < 0
-                e = (loc, pid, c, pml[a], free, parts)
+                if pml is None:
+                    dep = land = 0
+                    free = True
+                else:
+                    dep = pml[a]
+                    x = (loc + a if fw_kind else loc - a) % R
+                    free = occ[x] < 0
+                    land = 1 << x
+                if parts:
+                    e = (pid, c, dep | cbit if free else -1, land if free else -1, loc,
+                         [(p, ((), bb) if bb else _NOB2) for p, bb in parts])
+                    lv[a].append(e)
+                elif free:
+                    e = (pid, c, dep | cbit, land, loc, ())
+                    idl[a][c] |= dep | cbit
+                else:
+                    e = (pid, c, -1, -1, loc, ())
+                    lv[a].append(e)
                 er.append(e)
                 fl[a].append(e)
-                if parts or not free:
-                    lv[a].append(e)
-                else:
-                    idep[a] |= pml[a]
-                    icol[a] |= 1 << c
+
     for k1, k2 in kinds:
         tab1 = rows[k1]
+        ents2 = ents[k2]
         flat2 = flat[k2]
         live2 = live[k2]
-        idle_dep2 = idle_dep[k2]
-        idle_cols2 = idle_cols[k2]
-        ents2 = ents[k2]
+        idle2 = idle[k2]
         for loc1, pid1 in movers:
             c1 = pid1 // PEGS
             row1 = tab1[pid1]
@@ -808,23 +816,20 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     home_c = c1 if (to1 >= HOME0 or loc1 >= HOME0) else -1
                     if not b1 and not (recolour and to1 >= HOME0):
                         # the common case: nothing bumped, the same pegs move second
-                        T = 0
+                        T = 0 if home_c < 0 else 1 << (R + home_c)
                         if 0 <= loc1 < HOME0:
-                            T = 1 << loc1
+                            T |= 1 << loc1
                         if to1 < HOME0:
                             T |= 1 << to1
                         board2 = None
-                        if idle_dep2[rest] & T or (home_c >= 0 and idle_cols2[rest] >> home_c & 1):
-                            row2 = flat2[rest]
-                        else:
-                            row2 = live2[rest]
-                        for loc2, pid2, c2, dep, free, parts2 in row2:
+                        for pid2, c2, dep, land, loc2, pp in (
+                                flat2 if idle2[rest][c1] & T else live2)[rest]:
                             if pid2 == pid1:
                                 continue
-                            if free and c2 != home_c and not dep & T:
+                            if not (dep if c2 == c1 else land) & T:
                                 # untouched path, free landing: same as on the original board
-                                for part2, b2 in parts2:
-                                    app(Play(total, (part1, part2), (b1, b2) if b2 else _NOB2))
+                                for part2, bb in pp:
+                                    app(Play(total, (part1, part2), bb))
                                 continue
                             if board2 is None:
                                 q2 = list(pegs)
@@ -857,11 +862,11 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             continue
                         erow = ents2.get(pid2)
                         if erow is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
-                            _, _, _, dep, free, parts2 = erow[rest]
-                            if free and not dep & T:
+                            _, _, dep, _, _, pp = erow[rest]
+                            if dep != -1 and not dep & T:
                                 # untouched path, free landing: same as on the original board
-                                for part2, b2 in parts2:
-                                    app(Play(total, (part1, part2), (b1, b2)))
+                                for part2, bb in pp:
+                                    app(Play(total, (part1, part2), (b1, bb[1])))
                                 continue
                         if board2 is None:
                             q2 = list(pegs)
