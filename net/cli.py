@@ -95,12 +95,13 @@ def game_config(args: argparse.Namespace) -> dict[str, Any]:
     return cfg
 
 
-def _default_save() -> Path:
-    import platformdirs
+def _default_save(data: str | None = None) -> Path:
+    """A new save file in the data folder's ``saves`` (``data``: ``--data``; else
+    ``$TEE_TABLE_DATA``, else the user data folder), where the window's Reopen lists it."""
+    from game.client.saves import new_save_path
+    from game.store import data_dir
 
-    folder = Path(platformdirs.user_data_dir("tee-table")) / "saves"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"hosted-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}.jsonl"
+    return new_save_path(data_dir(data))
 
 
 def make_clock(scale: float) -> Callable[[], float]:
@@ -122,7 +123,7 @@ def build_table(args: argparse.Namespace) -> Any:
             return Table.resume(args.resume, clock=clock, cpu=cpu)
         cfg = game_config(args)
         seed = args.seed if args.seed is not None else secrets.randbits(63)
-        save = Path(args.save) if args.save else _default_save()
+        save = Path(args.save) if args.save else _default_save(getattr(args, "data", None))
         seats = [SeatSpec("cpu", level=args.cpu) for _ in range(args.seats)]
         return Table.create(args.game, cfg, seed, seats, clock=clock, speed=args.speed,
                             save_path=save, cpu=cpu)
@@ -155,6 +156,12 @@ async def serve(args: argparse.Namespace, table: Any, out: Callable[[str], None]
     out(f"admin token: {table.host_token}")
     if table.save_path is not None:
         out(f"save: {table.save_path}")
+        try:  # the window's Reopen lists this table with its code and port
+            from game.client.saves import write_host_note
+
+            write_host_note(table.save_path, host.code, host.port)
+        except OSError as e:
+            out(f"warning: could not note the code and port beside the save: {e}")
     if host.discovery_error:
         out(host.discovery_error)
     stop = asyncio.Event()
