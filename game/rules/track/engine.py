@@ -28,7 +28,6 @@ RANK_CHARS = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", 
 TEES_ROUNDS = {4: (5, 4, 4), 6: (4, 4)}
 DEAL_CLASSIC = 5
 _FULL_HOME = (1 << PEGS) - 1
-_HOME5 = HOME0 + 5
 _CONFIG_KEYS = ("rules", "seats", "mode", "teams", "jokers", "seven_to_partner")
 
 
@@ -241,26 +240,21 @@ class Play:
     ``(peg, from, to)`` in order. ``last``: a tees last-resort landing on a partner.
     """
 
-    __slots__ = ("_tok", "bumps", "parts", "rank")
-
-    last: bool = False  # a class default: a last-resort landing is a :class:`_LastPlay`
+    __slots__ = ("_tok", "bumps", "last", "parts", "rank")
 
     def __init__(self, rank: int, parts: tuple, bumps: tuple = ((),), last: bool = False) -> None:
-        # three slot stores and nothing else: the generators build thousands of these per
-        # position (the token is made on first use)
         self.rank = rank
         self.parts = parts
         self.bumps = bumps
-        if last:
-            self.__class__ = _LastPlay
+        self.last = last
+        self._tok: str | None = None
 
     @property
     def token(self) -> str:
-        try:
-            return self._tok
-        except AttributeError:
+        t = self._tok
+        if t is None:
             t = self._tok = RANK_CHARS[self.rank] + ":" + ",".join(map(_part_text, self.parts))
-            return t
+        return t
 
     def __str__(self) -> str:
         return self.token
@@ -281,13 +275,6 @@ class Play:
     @property
     def is_discard(self) -> bool:
         return self.parts[0][0] == "x"
-
-
-class _LastPlay(Play):
-    """A tees last-resort landing on a partner's peg (``play.last`` is true)."""
-
-    __slots__ = ()
-    last = True
 
 
 # --------------------------------------------------------------------------------------------
@@ -475,12 +462,16 @@ def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]) -> tuple[l
     starts = []
     for c in cols:
         b = c * PEGS
-        sl = pegs[b:b + PEGS]
-        if START in sl:
-            starts.append(b + sl.index(START))
-        for i, loc in enumerate(sl, b):
-            if START < loc < _HOME5:  # a peg in home 5 never moves again
-                movers.append((loc, i))
+        first = -1
+        for pid in range(b, b + PEGS):
+            loc = pegs[pid]
+            if loc == START:
+                if first < 0:
+                    first = pid
+            elif loc < HOME0 + 5:
+                movers.append((loc, pid))
+        if first >= 0:
+            starts.append(first)
     movers.sort()
     return movers, starts
 
@@ -556,6 +547,10 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
     jk: list[Play] = []
     app = normal.append
     minfo = None
+    # a split needs two pegs that can move, or (classic team games, seven to partner) one that
+    # may bring the colour home and hand the rest to a partner
+    split_ok = len(movers) >= 2 or (
+        len(movers) == 1 and not team and cfg.seven and cfg.mode == "teams")
     for r in ranks:
         if r == JOKER:
             if team and starts:
@@ -605,9 +600,9 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
         if minfo is None:
             minfo = _minfo(cfg, movers, rm)
         _fwd_plays(cfg, r, 1 if r == 1 else (10 if r >= 11 else r), minfo, occ, hm, app)
-        if r == 7:
+        if r == 7 and split_ok:
             _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
-        elif r == 9 and team:
+        elif r == 9 and team and split_ok:
             _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")), normal)
     if want_all:
         discards = [Play(r, (("x", -1, 0, 0, 0),)) for r in ranks]
@@ -724,7 +719,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     #   ents[kind][pid][amount] = that peg's entry of ``flat`` below (for a second part after
     #   a first part that bumped or changed the colours moved).
     # For the common first part (no bump, same colours after), the second parts come from
-    #   flat[kind][amount] = [(pid, colour, dep, land, loc, [(part, (no bumps, bumps))])]
+    #   flat[kind][amount] = [(pid, colour, dep, land, loc, [(part, bumps)])]
     # in mover order, where ``dep`` is the mask of the holes the part depends on when the
     # first part moved a peg of the same colour (its path, which must hold no peg of its
     # colour, and its landing) plus bit ``R + colour`` (its home), and ``land`` the same
@@ -733,8 +728,9 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     # first part that touched ring holes and home ``T`` (same encoding) leaves the entry as
     # it was on the original board when ``dep & T == 0`` (``land & T`` for another colour).
     # live[kind][amount] holds only the entries with some part or a taken landing; the
-    # others (blocked by their own colour) can give plays only when the first part is of
-    # their colour and ``idle[kind][amount][colour] & T`` (the OR of their deps).
+    # others (blocked by their own colour) can give plays only when ``idle[kind][amount] &
+    # T`` (the OR of their deps; a hit for a first part of another colour is harmless: the
+    # full list is then walked).
     # A backward part of a peg in home never exists and is left out.
     amounts = range(1, total)
     rows: dict[str, dict[int, list]] = {}
@@ -747,7 +743,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
         ent = ents[kind] = {}
         fl: list[list] = [[] for _ in range(total)]
         lv: list[list] = [[] for _ in range(total)]
-        idl = [[0] * cfg.n for _ in range(total)]
+        idl = [0] * total
         flat[kind] = fl
         live[kind] = lv
         idle[kind] = idl
@@ -759,7 +755,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             if loc >= HOME0:
                 if not fw_kind:
                     tab[pid] = [[]] * total
-                    ent[pid] = [(pid, c, cbit, 0, loc, ())] * total
+                    ent[pid] = [(pid, c, cbit, 0, loc, [])] * total
                     continue
                 fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
                 pml = None
@@ -785,14 +781,13 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     free = occ[x] < 0
                     land = 1 << x
                 if parts:
-                    e = (pid, c, dep | cbit if free else -1, land if free else -1, loc,
-                         [(p, ((), bb) if bb else _NOB2) for p, bb in parts])
+                    e = (pid, c, dep | cbit if free else -1, land if free else -1, loc, parts)
                     lv[a].append(e)
                 elif free:
-                    e = (pid, c, dep | cbit, land, loc, ())
-                    idl[a][c] |= dep | cbit
+                    e = (pid, c, dep | cbit, land, loc, parts)
+                    idl[a] |= dep | cbit
                 else:
-                    e = (pid, c, -1, -1, loc, ())
+                    e = (pid, c, -1, -1, loc, parts)
                     lv[a].append(e)
                 er.append(e)
                 fl[a].append(e)
@@ -822,14 +817,14 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                         if to1 < HOME0:
                             T |= 1 << to1
                         board2 = None
-                        for pid2, c2, dep, land, loc2, pp in (
-                                flat2 if idle2[rest][c1] & T else live2)[rest]:
+                        for pid2, c2, dep, land, loc2, parts2 in (
+                                flat2 if idle2[rest] & T else live2)[rest]:
                             if pid2 == pid1:
                                 continue
                             if not (dep if c2 == c1 else land) & T:
                                 # untouched path, free landing: same as on the original board
-                                for part2, bb in pp:
-                                    app(Play(total, (part1, part2), bb))
+                                for part2, b2 in parts2:
+                                    app(Play(total, (part1, part2), ((), b2) if b2 else _NOB2))
                                 continue
                             if board2 is None:
                                 q2 = list(pegs)
@@ -862,11 +857,11 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             continue
                         erow = ents2.get(pid2)
                         if erow is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
-                            _, _, dep, _, _, pp = erow[rest]
+                            _, _, dep, _, _, parts2 = erow[rest]
                             if dep != -1 and not dep & T:
                                 # untouched path, free landing: same as on the original board
-                                for part2, bb in pp:
-                                    app(Play(total, (part1, part2), (b1, bb[1])))
+                                for part2, b2 in parts2:
+                                    app(Play(total, (part1, part2), (b1, b2)))
                                 continue
                         if board2 is None:
                             q2 = list(pegs)
