@@ -1,5 +1,9 @@
 """The client's app loop: the window, the scene stack, global keys, settings and sound.
 
+Each frame the top scene handles the events and updates; every scene under it gets
+``background(dt)``, so a table covered by ADMIN (or any overlay) keeps reading its session and
+ticking: the game state never waits for the overlay to close.
+
 How the launcher starts it::
 
     from game.client.app import run
@@ -384,6 +388,10 @@ class App:
             self.handle(ev)
             if not self.running:
                 return
+        # every scene under the top keeps its table going (reading the host, ticking the
+        # local table); only the top one takes input
+        for s in self.scenes[:-1]:
+            s.background(dt)
         if self.top is not None:
             self.top.update(dt)
         self.draw()

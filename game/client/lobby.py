@@ -168,6 +168,11 @@ class LobbyScene(Scene):
         if self.session.phase != "lobby" and self.session.seats:
             self.open_table()
 
+    def background(self, dt: float) -> None:
+        # covered: keep reading the host (no navigation from under another scene)
+        if getattr(self.session, "remote", False):
+            self.session.poll()
+
     def back(self) -> None:
         save = getattr(self.session, "save_path", None)
         hosting = getattr(self.session, "host_thread", None) is not None

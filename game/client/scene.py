@@ -37,9 +37,15 @@ class Scene:
     def enter(self) -> None:
         """Called when the scene becomes the top of the stack (pushed or uncovered)."""
         self.relayout(self.app.size)
+        self.form.shown()
 
     def leave(self) -> None:
         """Called when the scene is popped or covered."""
+        self.form.hidden()
+
+    def background(self, dt: float) -> None:
+        """Called every frame while another scene is on top of this one: a scene holding a
+        table keeps its session read and ticking here (the game state keeps up)."""
 
     def relayout(self, size: tuple[int, int]) -> None:
         self.size = size

@@ -417,6 +417,7 @@ class SettingsScene(Scene):
 
     def leave(self) -> None:
         self._save_name()
+        super().leave()
 
     def _colour(self, value: Any) -> None:
         self._save(colour=value)

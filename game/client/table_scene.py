@@ -49,6 +49,9 @@ if TYPE_CHECKING:
     from game.client.session import LocalSession
 
 COLOUR_LETTERS = "abcdefgh"
+#: Table seconds a message (a refusal, a prompt) stays on screen; it also goes at the next play.
+#: Hints stay while their position lasts; messages on the results screen stay.
+MESSAGE_SECONDS = 4.0
 
 
 def open_table(app: App, session: LocalSession) -> Scene:
@@ -122,7 +125,9 @@ class TrackTableScene(Scene):
         self.t = 0.0
         self.choice = Choice_()
         self.kb_index = 0
-        self.message: str | None = None
+        self._message: str | None = None
+        self._message_at = 0.0
+        self._message_state = -1
         self.hint: str | None = None
         self.hint_reason: str | None = None
         self._hint_job: tuple[int, Any] | None = None
@@ -147,6 +152,8 @@ class TrackTableScene(Scene):
                   self.leave_button, self.done_button):
             self.form.add(w)
         self.form.focus(None)
+        # Enter / Space belong to the board unless the keyboard itself moved to a button
+        self.form.click_focuses_buttons = False
         seat = session.screen_seat()
         self.my_side = 0
         if seat is not None:
@@ -158,6 +165,16 @@ class TrackTableScene(Scene):
         # the opening deal
         self.timeline.push(Wait(0.4))
         self.timeline.queue[-1].cue(0.0, "deal")
+
+    # ------------------------------------------------------------------ lifecycle
+    def enter(self) -> None:
+        super().enter()
+        if isinstance(self.form.focused, Button):  # back from ADMIN: the keys go to the board
+            self.form.focus(None)
+
+    def background(self, dt: float) -> None:
+        """Under ADMIN (or any overlay): the table keeps up, animations included."""
+        self.update(dt)
 
     # ------------------------------------------------------------------ layout
     def layout(self, w: int, h: int) -> None:
@@ -177,8 +194,9 @@ class TrackTableScene(Scene):
         card_h = int(card_w * 1.4)
         self.hand_rect = pygame.Rect(p.x, p.bottom - card_h - self.px(10), p.w,
                                      card_h + self.px(10))
-        # seat plates under the banner, two columns when there are many seats
-        top = p.y + bh + self.px(72)
+        # seat plates under the banner, the speed line and the message line; two columns
+        # when there are many seats
+        top = p.y + bh + self.px(94)
         cols = 1 if n <= 4 else 2
         rows = (n + cols - 1) // cols
         ph = min(self.px(36), max(self.px(24), (p.h // 3) // max(1, rows)))
@@ -201,6 +219,28 @@ class TrackTableScene(Scene):
         self.ready_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(20), bw, self.px(58))
         self.leave_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(90), bw, self.px(58))
         self.done_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(150), bw, self.px(58))
+
+    # ------------------------------------------------------------------ messages
+    @property
+    def message(self) -> str | None:
+        """The message shown on the status line (under the speed line), or None."""
+        return self._message
+
+    @message.setter
+    def message(self, text: str | None) -> None:
+        self._message = text
+        self._message_at = self.t
+        self._message_state = self.public["state_no"]
+
+    def expire_message(self) -> None:
+        """A message goes after :data:`MESSAGE_SECONDS` or at the next play; a hint goes with
+        its position (:meth:`cancel_hint`); the results screen keeps its message."""
+        text = self._message
+        if text is None or text.startswith("Hint:") or self.public["phase"] == "over":
+            return
+        if self.t - self._message_at >= MESSAGE_SECONDS or \
+                self.public["state_no"] != self._message_state:
+            self._message = None
 
     # ------------------------------------------------------------------ model
     @property
@@ -383,6 +423,7 @@ class TrackTableScene(Scene):
         if self.public["state_no"] != before:
             self.cancel_hint()
         self.poll_hint()
+        self.expire_message()
         self.clock.paused = self.paused()
         for name in self.timeline.update(self.clock.tick(dt)):
             self.app.sound(name)
@@ -821,14 +862,13 @@ class TrackTableScene(Scene):
         if pub["config"].get("mode") == "solo":
             info.append(f"Turn {pub.get('turns', 0) + 1}")
         info.append(f"Speed: {pub.get('speed', '')}")
-        note = self.connection_note()
-        if note:
-            info = [note]
-        if self.message:
-            info = [self.message]
-        it = a.fit_text("   ".join(info), self.px(20), theme.TEXT_DIM if not self.message else
-                        theme.ACCENT2, p.w)
+        it = a.fit_text("   ".join(info), self.px(20), theme.TEXT_DIM, p.w)
         surf.blit(it, (p.x, self.pause_button.rect.bottom + self.px(40)))
+        # the message (or the connection note) has its own line: the speed stays in view
+        status = self.message or self.connection_note()
+        if status:
+            st = a.fit_text(status, self.px(20), theme.ACCENT2, p.w)
+            surf.blit(st, (p.x, self.pause_button.rect.bottom + self.px(63)))
         counts = self.view().get("hand_counts", [])
         for i, r in enumerate(self.plate_rects):
             s = seats[i]

@@ -5,10 +5,18 @@ focus: Tab / Shift+Tab and Up / Down move it (a focused list keeps Up / Down for
 Left / Right change a choice, toggle or slider, Enter / Space press the focused widget (Enter
 submits a text input). Hover and focus are highlighted. Widgets keep their state; scenes set
 ``rect`` in their ``layout`` and draw with ``Form.draw``.
+
+A focused widget that is hidden or disabled never receives keys or text: the form first moves
+the focus to its ``default_focus`` (when that can take it) or to nothing. With
+``click_focuses_buttons`` False (the tables) a button pressed by the mouse does not keep the
+keyboard focus, so Enter / Space stay with the scene's own keys. Text input (the IME) is on
+exactly while a text box of the shown scene has the focus: scenes call :meth:`Form.shown` when
+they become the top of the stack and :meth:`Form.hidden` when they leave it.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -459,6 +467,13 @@ class Form:
         self.widgets: list[Widget] = list(widgets)
         self.focus_index = -1
         self.on_sound: Callable[[str], None] | None = None
+        #: Where the focus goes when the focused widget is hidden or disabled (None: nowhere).
+        self.default_focus: Widget | None = None
+        #: False: a mouse press on a button does not give it the keyboard focus.
+        self.click_focuses_buttons = True
+        #: True while the form's scene is the top of the stack (text input follows it; a
+        #: form being built for a scene not shown yet leaves text input alone).
+        self.active = False
         if self.widgets:
             self.focus_first()
 
@@ -468,8 +483,33 @@ class Form:
             self.focus_first()
         return w
 
+    @staticmethod
+    def usable(w: Widget | None) -> bool:
+        """True when ``w`` can hold the focus now (focusable, visible and enabled)."""
+        return w is not None and w.focusable and w.visible and w.enabled
+
     def focusables(self) -> list[Widget]:
-        return [w for w in self.widgets if w.focusable and w.visible and w.enabled]
+        return [w for w in self.widgets if self.usable(w)]
+
+    def check_focus(self) -> None:
+        """Move the focus off a widget that was hidden or disabled since it got it."""
+        f = self.focused
+        if f is not None and not self.usable(f):
+            d = self.default_focus
+            self.focus(d if d is not f and self.usable(d) else None)
+
+    def shown(self) -> None:
+        """The scene is the top of the stack again: fix the focus, restart text input."""
+        self.active = True
+        self.check_focus()
+        self._text_mode()
+
+    def hidden(self) -> None:
+        """The scene left the top of the stack: its text box no longer takes typing."""
+        if self.active:
+            self.active = False
+            with contextlib.suppress(pygame.error):
+                pygame.key.stop_text_input()
 
     @property
     def focused(self) -> Widget | None:
@@ -497,7 +537,10 @@ class Form:
             self.on_sound("click")
 
     def _text_mode(self) -> None:
-        # text input events only while a text box has the focus (no IME popups otherwise)
+        # text input events only while a text box of the shown scene has the focus (no IME
+        # popups otherwise)
+        if not self.active:
+            return
         try:
             if isinstance(self.focused, TextInput):
                 pygame.key.start_text_input()
@@ -508,6 +551,7 @@ class Form:
 
     def handle(self, ev: pygame.event.Event) -> bool:
         """Route one event; True when a widget or the focus used it."""
+        self.check_focus()
         if ev.type == pygame.MOUSEMOTION:
             for w in self.widgets:
                 w.hovered = w.visible and w.rect.collidepoint(ev.pos)
@@ -518,7 +562,10 @@ class Form:
                     continue
                 if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and \
                         w.rect.collidepoint(ev.pos) and w.focusable:
-                    self.focus(w)
+                    if isinstance(w, Button) and not self.click_focuses_buttons:
+                        self.focus(None)
+                    else:
+                        self.focus(w)
                 if w.mouse(ev):
                     if ev.type != pygame.MOUSEWHEEL and self.on_sound and \
                             not isinstance(w, Button):
