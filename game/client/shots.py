@@ -100,6 +100,13 @@ def shot_split(app: App) -> None:
     app.frame(0.01)
 
 
+def shot_message(app: App) -> None:
+    """A message (D with no card picked) on its own line: the speed line stays in view."""
+    scene = _fixed(app, SPLIT_POSITION)
+    scene.discard()
+    app.frame(0.01)
+
+
 def shot_moves(app: App) -> None:
     """The moves list in words (a joker in hand: what it lands on)."""
     scene = _fixed(app, JOKER_POSITION)
@@ -286,6 +293,7 @@ SHOTS: dict[str, Callable[[App], None]] = {
     "track_solo": _track({"rules": "classic", "seats": 1, "mode": "solo"}, 20),
     "track_split": shot_split,
     "track_moves": shot_moves,
+    "track_message": shot_message,
     "track_hint": shot_hint,
     "reopen": shot_reopen,
     "track_paused": shot_paused,
