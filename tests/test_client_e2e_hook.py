@@ -139,3 +139,68 @@ def test_a_failing_write_never_stops_the_game(tmp_path: Path,
         assert "tee-table e2e hook" in capsys.readouterr().err
     finally:
         a.close()
+
+
+def test_stack_reports_buttons_focus_and_the_board_choices(hooked: tuple[App, Path]) -> None:
+    from game.client.board import ring
+
+    app, out = hooked
+    session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz",
+                           cpu=SyncCpu(), clock=app.table_clock,
+                           rules=FixedStart(TRACK, POSITION))
+    assert session.sit(0, "Ada").ok and session.start().ok
+    table = app.push(open_table(app, session))
+    assert isinstance(table, TrackTableScene)
+    frames(app, 30)  # the opening deal's animation is over
+    key(app, pygame.K_6)  # the 7
+    app.e2e.after_frame(app, now=app.e2e.last_write + 1.0)
+    st = status(out)
+    assert [s["name"] for s in st["stack"]] == ["title", "track_table"]
+    assert st["running"] is True and st["banners"] == []
+    sc = st["stack"][-1]
+    pause = sc["buttons"]["pause"]
+    assert pause["visible"] and pause["label"] == "Pause"
+    assert pause["rect"] == list(table.pause_button.rect)
+    assert sc["buttons"]["ready"]["visible"] is False and sc["focus"] is None
+    assert sc["my_turn"] is True and sc["choice_card"] == 5 and sc["animating"] is False
+    # the 7 moves either peg: the pegs on 12 and 20, each with the plays that start with it
+    pegs = {(x, y): toks for kind, x, y, toks in sc["options"] if kind == "peg"}
+    p12 = tuple(round(v) for v in table.geom.point(ring(12)))
+    p20 = tuple(round(v) for v in table.geom.point(ring(20)))
+    assert set(pegs) == {p12, p20}
+    assert "7:a12+7" in pegs[p12] and all(t.startswith("7:a12+") for t in pegs[p12])
+    assert "7:a20+7" in pegs[p20] and all(t.startswith("7:a20+") for t in pegs[p20])
+    key(app, pygame.K_RETURN)  # the cursor's first peg: a12; now its holes
+    app.e2e.after_frame(app, now=app.e2e.last_write + 1.0)
+    holes = {(x, y): toks for kind, x, y, toks in status(out)["stack"][-1]["options"]}
+    h15 = tuple(round(v) for v in table.geom.point(ring(15)))
+    h19 = tuple(round(v) for v in table.geom.point(ring(19)))
+    assert holes[h19] == ["7:a12+7"]
+    assert holes[h15] == ["7:a12+3,a20+4"]  # 3 short: the other peg takes the 4
+    assert len(holes) == 7  # +1 .. +7
+
+
+def test_join_box_text_banner_and_interval_variable(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.client import screens
+
+    out = tmp_path / "e2e"
+    monkeypatch.setenv(ENV, str(out))
+    monkeypatch.setenv("TEE_TABLE_E2E_INTERVAL", "0.02")
+    a = make_app(tmp_path / "data")
+    try:
+        assert a.e2e is not None and a.e2e.interval == 0.02
+        join = a.push(screens.JoinScene(a))
+        join.entry.set_text("KQXF")
+        join.banner = "Ada won hand 1"  # any scene's banner is collected, once
+        frames(a, 3)
+        join.banner = None
+        a.e2e.after_frame(a, now=a.e2e.last_write + 1.0)
+        st = status(out)
+        sc = st["stack"][-1]
+        assert sc["name"] == "join" and sc["entry"] == "KQXF"
+        assert sc["entry_box"]["focused"] is True and sc["focus"] == "entry"
+        assert sc["buttons"]["join"]["label"] == "Join"
+        assert st["banners"] == ["Ada won hand 1"]
+    finally:
+        a.close()

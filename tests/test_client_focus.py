@@ -213,7 +213,7 @@ def test_typing_works_after_a_failed_join(app: App, monkeypatch: pytest.MonkeyPa
         assert join.entry.text == f"127.0.0.1:{ht.port}/ABCD"
         key(app, pygame.K_RETURN)
         assert isinstance(app.top, LobbyScene)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 20
         while time.monotonic() < deadline and not (app.top is join and join.error):
             app.frame(1 / 60)
             time.sleep(0.005)

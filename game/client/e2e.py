@@ -29,6 +29,29 @@ request. It is on only when the environment variable ``TEE_TABLE_E2E_DIR`` names
   (the hint's play token and reason once shown, ``"thinking"`` while it is computed),
   ``outcome`` and ``points`` (when over).
 
+  Also, for driving the window by its real input: ``running`` (bool), ``app_message`` (the
+  app's own message, shown on the title), ``banners`` (the last 10 distinct banners a table
+  showed, such as a hand won, oldest first; watched every frame, so a short one is not
+  missed) and ``stack``: one entry per scene, bottom first, with ``name``, ``class``,
+  ``buttons`` (``{name: {"rect": [x, y, w, h], "visible", "enabled", "focused",
+  "label"}}``: the scene's ``*_button`` attributes by that name, and the title's buttons by
+  label), ``widgets`` (choices, toggles and sliders by attribute: ``value``, ``rect``,
+  ``focused``, ``visible``), ``focus`` (the attribute name or label of the focused widget,
+  or ``null``), ``entry`` and ``entry_box`` (the Join box's text, rectangle and focus),
+  ``seat_rects`` / ``plate_rects`` (the lobby's seats, the table's name plates), the
+  scene's ``error``, ``status``, ``message``, ``hint``, ``banner``, ``pick``,
+  ``waiting_start`` when it has them, and on a table: ``my_turn``, ``show_pause``,
+  ``i_must_ready``, ``paused``, ``manual_pause``, ``waiting_for``, ``legal`` /
+  ``legal_now`` (play tokens), ``choice_card`` (the hand index picked, or ``null``),
+  ``options`` (what the board highlights now, in the keyboard cursor's order: ``[kind, x,
+  y, tokens]`` with ``kind`` ``peg`` or ``hole``, its window position and the play tokens
+  it leads to), ``timeline_idle`` and ``animating`` (bool: animations are playing), and
+  ``session`` (``remote``, ``is_host``, ``code``, ``link``, ``status``, ``failure``,
+  ``refusal``, ``my_seats``, ``game``, ``public``: the table's public summary, ``view``:
+  this seat's ``seat``, ``turn``, ``hand``, ``hand_counts`` ...).
+
+  ``TEE_TABLE_E2E_INTERVAL`` (seconds, at least 0.01) changes :data:`INTERVAL`.
+
 * Screenshots: when a file ``<dir>/shot-request-<name>`` appears, the next frame saves the
   window to ``<dir>/shot-<name>.png`` and deletes the request. ``<name>`` is letters, digits,
   ``-`` and ``_`` only; anything else is deleted without a shot.
@@ -38,6 +61,7 @@ Writing never stops the game: a failure is printed once to stderr and the hook c
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -52,8 +76,18 @@ if TYPE_CHECKING:
     from game.client.app import App
 
 ENV = "TEE_TABLE_E2E_DIR"
+INTERVAL_ENV = "TEE_TABLE_E2E_INTERVAL"
 INTERVAL = 0.25
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")
+
+
+def _rect(r: Any) -> list[int]:
+    return [int(r.x), int(r.y), int(r.w), int(r.h)]
+
+
+def _button(b: Any) -> dict[str, Any]:
+    return {"rect": _rect(b.rect), "visible": bool(b.visible), "enabled": bool(b.enabled),
+            "focused": bool(getattr(b, "focused", False)), "label": str(getattr(b, "label", ""))}
 
 
 def _plain(v: Any) -> Any:
@@ -146,6 +180,141 @@ def table_status(scene: Any) -> dict[str, Any]:
     return out
 
 
+def session_detail(s: Any) -> dict[str, Any]:
+    """The ``session`` part of a scene's entry in ``stack``."""
+    out: dict[str, Any] = {
+        "remote": bool(getattr(s, "remote", False)),
+        "is_host": bool(getattr(s, "is_host", False)),
+        "code": getattr(s, "code", ""),
+        "link": getattr(s, "link", ""),
+        "status": getattr(s, "status", ""),
+        "failure": _plain(getattr(s, "failure", None)),
+        "refusal": getattr(s, "refusal", None),
+        "my_seats": sorted(int(k) for k in getattr(s, "tokens", {})),
+        "game": getattr(s, "game", ""),
+    }
+    pub = getattr(s, "public", {}) or {}
+    out["public"] = _plain({k: pub.get(k) for k in (
+        "phase", "pause", "speed", "state_no", "seats", "outcome", "points", "config", "game",
+        "turns")})
+    try:
+        v = s.view() or {}
+    except Exception:  # no view yet (a LAN table still connecting)
+        v = {}
+    out["view"] = _plain({k: v.get(k) for k in (
+        "seat", "turn", "hand", "legal", "hand_counts", "won", "sizes", "stock", "holding")
+        if k in v})
+    if "hand" in v and not isinstance(v.get("hand"), list):
+        out["view"]["hand_no"] = v.get("hand")
+    return out
+
+
+def board_options(sc: Any) -> list[list[Any]]:
+    """What a track table highlights now, in the keyboard cursor's order: ``[kind, x, y,
+    tokens]`` for each highlighted hole (``hole``) or movable peg (``peg``)."""
+    out: list[list[Any]] = []
+    view = sc.view()
+    targets = {h: plays for h, _tag, plays in sc.targets()}
+    ch = sc.choice
+    for kind, what in sc.keyboard_options():
+        if kind == "hole":
+            hole = what
+            tokens = [str(p) for p in targets.get(hole, [])]
+        else:
+            colour, loc = what
+            hole = next(p.hole for p in sc.pegs()
+                        if p.seat == colour and view["pegs"][p.seat][p.peg] == loc)
+            k = 0 if ch.first is None else 1
+            plays = sc._first_parts() if k == 0 else sc.split_plays()
+            tokens = [str(p) for p in plays if len(p.parts) > k and
+                      (p.parts[k][1] // 5, _loc(p.parts[k][2])) == (colour, loc)]
+        x, y = sc.geom.point(hole)
+        out.append([kind, round(x), round(y), tokens])
+    return out
+
+
+def _loc(frm: Any) -> Any:
+    from game.rules.track.engine import loc_event
+
+    return loc_event(frm)
+
+
+def _focus_name(sc: Any) -> str | None:
+    f = sc.form.focused if hasattr(sc, "form") else None
+    if f is None:
+        return None
+    for attr, w in vars(sc).items():
+        if w is f:
+            return attr
+    return str(getattr(f, "label", type(f).__name__))
+
+
+def scene_detail(sc: Any) -> dict[str, Any]:
+    """One scene's entry in ``stack`` (see the module docstring)."""
+    d: dict[str, Any] = {"name": getattr(sc, "name", type(sc).__name__),
+                         "class": type(sc).__name__}
+    buttons: dict[str, Any] = {}
+    for attr, b in vars(sc).items():
+        if attr.endswith("_button") and hasattr(b, "rect") and hasattr(b, "visible"):
+            buttons[attr[:-len("_button")]] = _button(b)
+    for b in getattr(sc, "buttons", None) or []:  # the title screen, by label
+        if hasattr(b, "rect"):
+            buttons[str(b.label)] = _button(b)
+    d["buttons"] = buttons
+    d["focus"] = _focus_name(sc)
+    for attr in ("error", "status", "message", "hint", "banner", "pick", "waiting_start"):
+        if hasattr(sc, attr):
+            d[attr] = _plain(getattr(sc, attr))
+    entry = getattr(sc, "entry", None)
+    if entry is not None and hasattr(entry, "text"):
+        d["entry"] = entry.text
+        d["entry_box"] = {"rect": _rect(entry.rect), "focused": bool(entry.focused)}
+    if hasattr(sc, "seat_rects"):
+        d["seat_rects"] = [_rect(r) for r in sc.seat_rects]
+    if hasattr(sc, "plate_rects"):
+        d["plate_rects"] = [_rect(r) for r in sc.plate_rects]
+    widgets: dict[str, Any] = {}
+    for attr, w in vars(sc).items():  # choices, toggles and sliders (they have a value)
+        if hasattr(w, "value") and hasattr(w, "rect") and hasattr(w, "focused"):
+            try:
+                widgets[attr] = {"value": _plain(w.value), "rect": _rect(w.rect),
+                                 "focused": bool(w.focused), "visible": bool(w.visible)}
+            except Exception:  # a widget half set up: leave it out
+                continue
+    d["widgets"] = widgets
+    for meth in ("my_turn", "show_pause", "i_must_ready", "paused"):
+        f = getattr(sc, meth, None)
+        if callable(f):
+            try:
+                d[meth] = bool(f())
+            except Exception as e:  # a half-built scene: say so, never crash the game
+                d[meth] = f"error: {e}"
+    if hasattr(sc, "manual_pause"):
+        try:
+            d["manual_pause"] = _plain(sc.manual_pause())
+            d["waiting_for"] = _plain(sc.waiting_for())
+        except Exception:
+            pass
+    if hasattr(sc, "legal"):
+        d["legal"] = [str(p) for p in sc.legal]
+    if callable(getattr(sc, "legal_plays", None)):
+        with contextlib.suppress(Exception):
+            d["legal_now"] = [str(p) for p in sc.legal_plays()]
+    choice = getattr(sc, "choice", None)
+    if choice is not None and hasattr(choice, "card"):
+        d["choice_card"] = choice.card
+        if choice.card is not None and getattr(sc, "geom", None) is not None:
+            with contextlib.suppress(Exception):
+                d["options"] = board_options(sc)
+    tl = getattr(sc, "timeline", None)
+    if tl is not None:
+        d["timeline_idle"] = bool(tl.idle)
+        d["animating"] = not tl.idle
+    if getattr(sc, "session", None) is not None:
+        d["session"] = session_detail(sc.session)
+    return d
+
+
 def seat_name(seat: dict[str, Any]) -> str:
     if seat.get("kind") == "person":
         return str(seat.get("name"))
@@ -165,6 +334,7 @@ class E2EHook:
         self.seq = 0
         self.last_write = -1e9
         self.last_message: str | None = None
+        self.banners: list[str] = []
         self._complained = False
 
     @classmethod
@@ -172,8 +342,13 @@ class E2EHook:
         folder = os.environ.get(ENV)
         if not folder:
             return None
+        interval = INTERVAL
         try:
-            return cls(folder)
+            interval = max(0.01, float(os.environ.get(INTERVAL_ENV, INTERVAL)))
+        except ValueError:
+            print(f"tee-table e2e hook: {INTERVAL_ENV} is not a number", file=sys.stderr)
+        try:
+            return cls(folder, interval)
         except OSError as e:
             print(f"tee-table e2e hook: cannot use {folder}: {e}", file=sys.stderr)
             return None
@@ -196,6 +371,9 @@ class E2EHook:
             "scene": getattr(top, "name", None) if top is not None else None,
             "scenes": [getattr(s, "name", type(s).__name__) for s in app.scenes],
             "message": msg, "last_message": self.last_message,
+            "running": bool(app.running), "app_message": app.message,
+            "banners": list(self.banners),
+            "stack": [scene_detail(s) for s in app.scenes],
         }
         owner = next((s for s in reversed(app.scenes) if getattr(s, "session", None)
                       is not None), None)
@@ -225,6 +403,11 @@ class E2EHook:
 
     def after_frame(self, app: App, now: float | None = None) -> None:
         try:
+            for sc in app.scenes:  # every frame: a short banner is not missed
+                text = getattr(sc, "banner", None)
+                if isinstance(text, str) and text and (not self.banners or
+                                                       self.banners[-1] != text):
+                    self.banners = [*self.banners, text][-10:]
             self.take_shots(app)
             now = time.monotonic() if now is None else now
             if now - self.last_write >= self.interval:
