@@ -11,6 +11,7 @@ state is stored in the game state.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any
 
@@ -1150,11 +1151,7 @@ def _take_card(hand: tuple[int, ...], r: int) -> tuple[int, tuple[int, ...]]:
 
 
 def _insert(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    i = 0
-    for x in hand:
-        if x > card:
-            break
-        i += 1
+    i = bisect_right(hand, card)
     return (*hand[:i], card, *hand[i:])
 
 
