@@ -689,6 +689,28 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
     return out
 
 
+def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[int]
+             ) -> list[list[tuple]]:
+    """Backward parts of one ring peg for every count 1..top (classic/team), index = count:
+    lists of ``(part, bumps)`` as :func:`_dests` gives them."""
+    out: list[list[tuple]] = [[] for _ in range(top + 1)]
+    R = cfg.R
+    own = rm[pid // PEGS]
+    for a in range(1, top + 1):
+        x = loc - a
+        if x < 0:
+            x += R
+        if (own >> x) & 1:
+            break  # an own peg blocks this count and every longer one
+        if occ[x] < 0:
+            out[a].append((("b", pid, loc, x, a), ()))
+        else:
+            b = _land(cfg, pid, x, occ)
+            if b is not None:
+                out[a].append((("b", pid, loc, x, a), b))
+    return out
+
+
 def _touched(cfg: Cfg, frm: int, to: int, bumps: tuple) -> int:
     """Ring holes whose occupant a part changed (mask)."""
     m = 0
@@ -854,10 +876,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                 if fw_kind:
                     fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
                 else:
-                    fw = [[]]
-                    for a in amounts:
-                        fw.append([((kind, pid, loc, to, a), bb)
-                                   for to, bb in _dests(cfg, kind, pid, loc, a, rm, hm, occ)])
+                    fw = _bwd_all(cfg, pid, loc, total - 1, occ, rm)
             tab[pid] = fw
             er = ent[pid] = [None]
             for a in amounts:
