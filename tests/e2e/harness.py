@@ -6,10 +6,11 @@ xdotool, and screenshots of the X screens.
 * :class:`Xvfb` starts a virtual X screen (a free display number chosen by the server itself,
   ``-displayfd``); :func:`screenshot` grabs the whole screen through libX11 (``XGetImage`` by
   ctypes: what the person would see) and writes a PNG with pygame.
-* :class:`Machine` is one "computer": a display plus ``python tools/e2e_probe.py`` (that is
-  ``main.py`` with a read-only observer) running inside a network namespace. Its window is
-  driven only through X input (``xdotool key``/``type``/``click``); its state is read from the
-  observer's ``state.json``.
+* :class:`Machine` is one "computer": a display plus the real ``python main.py`` running
+  inside a network namespace. Its window is driven only through X input (``xdotool
+  key``/``type``/``click``); its state is read from the client's own end-to-end hook
+  (``TEE_TABLE_E2E_DIR``: ``status.json``, see :mod:`game.client.e2e`), written every 20 ms
+  here (``TEE_TABLE_E2E_INTERVAL``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PROBE = ROOT / "tools" / "e2e_probe.py"
+MAIN = ROOT / "main.py"
 SCREEN = (1280, 720)
 TOOLS = {"Xvfb": "xvfb", "xdotool": "xdotool", "ip": "iproute2"}
 
@@ -223,22 +224,23 @@ class Machine:
     def env(self) -> dict[str, str]:
         return {"DISPLAY": self.display, "SDL_VIDEODRIVER": "x11", "SDL_AUDIODRIVER": "dummy",
                 "PYGAME_HIDE_SUPPORT_PROMPT": "1", "TEE_TABLE_E2E_DIR": str(self.obs),
+                "TEE_TABLE_E2E_INTERVAL": "0.02",
                 "PYTHONUNBUFFERED": "1", "HOME": str(self.data),
                 "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
                 "PYTHONPATH": str(ROOT)}
 
     def launch(self, *args: str) -> None:
-        """Start ``main.py --data DIR ARGS`` (through the observer) in this machine's
-        namespace, and wait for its window."""
+        """Start ``main.py --data DIR ARGS`` in this machine's namespace, and wait for its
+        window."""
         assert self.proc is None or self.proc.poll() is not None, "already running"
-        for name in ("state.json", "status.json"):
+        for name in ("status.json",):
             with contextlib.suppress(FileNotFoundError):
                 (self.obs / name).unlink()
         self.launches += 1
         log = self.obs / f"game_{self.launches}.log"
         self.logs.append(log)
         env_args = [f"{k}={v}" for k, v in self.env().items()]
-        argv = ["env", "-i", *env_args, sys.executable, str(PROBE), "--data", str(self.data),
+        argv = ["env", "-i", *env_args, sys.executable, str(MAIN), "--data", str(self.data),
                 *args]
         fh = open(log, "w")  # noqa: SIM115 - closed when the process is reaped
         self.proc = self.lan.popen(self.ns_key, argv, stdout=fh, stderr=subprocess.STDOUT,
@@ -284,14 +286,16 @@ class Machine:
 
     # ---------------------------------------------------------------- state
     def state(self) -> dict[str, Any]:
-        try:
-            return json.loads((self.obs / "state.json").read_text())
-        except (OSError, ValueError):
+        """The client's ``status.json`` with ``scenes`` holding each scene's details (its
+        ``stack``: buttons, widgets, session ...); the scene names are in ``scene_names``."""
+        h = self.hook()
+        if not h or "stack" not in h:
             return {}
+        return {**h, "scene_names": h.get("scenes"), "scenes": h["stack"]}
 
     def hook(self) -> dict[str, Any]:
-        """The client's own end-to-end report (``game/client/e2e.py``: ``status.json`` in the
-        same folder), for cross-checks."""
+        """The client's own end-to-end report (``game/client/e2e.py``: ``status.json``) as
+        written."""
         try:
             return json.loads((self.obs / "status.json").read_text())
         except (OSError, ValueError):

@@ -5,9 +5,10 @@ its own virtual X screen (Xvfb) and runs the real game in its namespace, with it
 Every input is an X event sent to that window with xdotool (keys and mouse clicks, the same as a
 person's), and both X screens are photographed at each step into ``artifacts/e2e/``.
 
-What the test reads to know that a step happened is the observer of ``tools/e2e_probe.py``
-(``main.py`` plus a read-only ``state.json`` of what is on screen): the client has no test hook
-of its own.
+What the test reads to know that a step happened is the client's own end-to-end hook
+(``TEE_TABLE_E2E_DIR``: ``status.json``, :mod:`game.client.e2e`): the scene stack with each
+scene's buttons, choices and board highlights at their window positions, and the table's state.
+The game run is the real ``main.py``, nothing wrapped around it.
 
 The track scenario is split into one test per step, in order; a step whose earlier step failed
 fails at once, naming it. The layout game is a second, shorter scenario on fresh machines.
@@ -247,7 +248,7 @@ def take_track_turn(rig: Rig, m: Machine) -> bool:
             if not opts:
                 raise StepFailed(f"machine {m.label}: after the hint {hint!r} the board shows "
                                  f"nothing to click: {summary(s)}")
-            _kind, x, y = opts[0]
+            _kind, x, y, _tokens = opts[0]
             m.click(int(x), int(y))
             # the click took the hole (the play is sent) or the next part of a split shows
             s = m.wait(lambda s, opts=opts: state_no(s) != before or
@@ -473,10 +474,12 @@ class TestTrackTable:
             b.wait(lambda s: public(s).get("speed") == "blitz", 10,
                    "B follows the table speed (blitz)")
             b.wait_hook(lambda h: h["table"]["speed"] == "blitz", 10, "B reports blitz")
+            # the table under ADMIN keeps reading the host's messages while ADMIN is open
+            a.wait(lambda s: scene_name(s) == "admin" and public(s).get("speed") == "blitz",
+                   10, "A's table under ADMIN has the new speed (blitz)")
             rig.shot("4_admin_table_speed")
             a.key("Escape")
             a.wait(lambda s: scene_name(s) == "track_table", 10, "A closes ADMIN")
-            # (the table under ADMIN reads the host's messages again once ADMIN is closed)
             a.wait(lambda s: public(s).get("speed") == "blitz", 10,
                    "A's table shows the new speed (blitz)")
             before = state_no(b.state())
