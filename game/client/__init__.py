@@ -23,7 +23,11 @@ state number, whose turn and whether it is this screen's person's, the pause rea
 paused, the table speed, each seat's name, kind, level and connection (connected/dropped),
 this person's seat(s), the legal play tokens when it is their turn, the hint, the outcome and
 points when over; when hosting the code, link and port; and the message shown now and the last
-one shown; and (b) saves a screenshot ``<dir>/shot-<name>.png`` whenever a file
-``<dir>/shot-request-<name>`` appears (then deletes the request). Every key is described in
+one shown; the scene stack with each scene's buttons and choices (window rectangles, labels,
+focus), the Join box's text, the board's highlighted pegs and holes (positions and play
+tokens), whether animations play and the banners shown (what the end-to-end test drives the
+real window by; ``TEE_TABLE_E2E_INTERVAL`` sets the write interval); and (b) saves a
+screenshot ``<dir>/shot-<name>.png`` whenever a file ``<dir>/shot-request-<name>`` appears
+(then deletes the request). Every key is described in
 :mod:`game.client.e2e`. Without the variable nothing is written.
 """
