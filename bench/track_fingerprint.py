@@ -8,6 +8,10 @@ tokens in order, and the events of the play made (full events on half the games;
 half use ``events=False`` and hash the state key instead); and per game the final position
 and the outcome. Prints one line per configuration and the overall digest. Any change of a
 rule, of legal-play order, of an event or of the shuffle changes the digest.
+
+Recorded before the speed work (commit 9943f19) and unchanged through it:
+``fingerprint 7e5f53d5de4fbb6e1fd7f1b1974bb1e1``
+(``--quick``: ``4581dc0aa13a699b8c77f514cf31fa2e``).
 """
 
 from __future__ import annotations
