@@ -1,8 +1,8 @@
 """Golden positions of the layout game, each worked out by hand from spec/layout.md.
 
-Positions are written in the full notation (docs/notation_layout.md): places from 1, ``?XX`` a
-face-down card, piles bottom first (the last card is the top). Every expected result below was
-derived on paper from the rules, not from the engine's output.
+Positions are written in the full notation (docs/notation.md, "The layout game"): places from
+1, ``?XX`` a face-down card, piles bottom first (the last card is the top). Every expected
+result below was derived on paper from the rules, not from the engine's output.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The layout game (Trash / Garbage): ``RULES`` implements :class:`game.rules.api.GameRules`.
 
-See ``docs/notation_layout.md`` for positions and play tokens and ``docs/events_layout.md`` for
-the events ``apply`` returns.
+See ``docs/notation.md`` ("The layout game") for positions and play tokens and
+``docs/events_layout.md`` for the events ``apply`` returns.
 """
 
 from game.rules.layout.engine import State

@@ -1,4 +1,4 @@
-"""One-line positions of the layout game (see ``docs/notation_layout.md``).
+"""One-line positions of the layout game (see ``docs/notation.md`` ("The layout game")).
 
 A position is ``layout`` followed by space-separated ``key=value`` fields::
 
