@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from game.rules.api import RulesError
 from game.rules.cards import CardError, Rng, card_text
+from game.rules.cli import run_cli
 from game.rules.layout import RULES, format_position, parse_position
 
 
@@ -105,10 +106,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        code = main()
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader (e.g. `| head`) went away: not an error
-        sys.stdout = None  # type: ignore[assignment]
-        code = 0
-    raise SystemExit(code)
+    run_cli(main)

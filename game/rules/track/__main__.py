@@ -17,6 +17,7 @@ from typing import NoReturn
 
 from game.rules.api import RulesError
 from game.rules.cards import Rng
+from game.rules.cli import run_cli
 from game.rules.track import RULES
 
 
@@ -108,10 +109,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        code = main()
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader (e.g. `| head`) went away: not an error
-        sys.stdout = None  # type: ignore[assignment]
-        code = 0
-    raise SystemExit(code)
+    run_cli(main)
