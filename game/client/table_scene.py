@@ -929,6 +929,16 @@ class TrackTableScene(Scene):
                     "program): you get your own seat back.")
         return f"Connection: {status} - the game goes on; you catch up when it is back"
 
+    def empty_hand_note(self, hand: list[int]) -> str | None:
+        """What an empty hand means, so a folded seat is not left wondering (tees deals in
+        rounds: a seat whose cards are played, or folded because none could move, waits)."""
+        v = self.view()
+        if hand or v.get("seat") is None or self.public["phase"] != "playing":
+            return None
+        if v.get("outcome") is not None or v.get("config", {}).get("rules") != "tees":
+            return None
+        return "No cards in hand: you sit out until the next deal."
+
     def draw_hand(self, surf: pygame.Surface) -> None:
         a = self.app.assets
         hand = self.view().get("hand", [])
@@ -941,6 +951,11 @@ class TrackTableScene(Scene):
                            r.w - 20)
             surf.blit(t, t.get_rect(center=r.center))
             return
+        note = self.empty_hand_note(hand)
+        if note:
+            r = self.hand_rect
+            t = a.fit_text(note, self.px(22), theme.TEXT_DIM, r.w - 20)
+            surf.blit(t, t.get_rect(center=r.center))
         legal_ranks = {p.rank for p in self.legal} if self.my_turn() else set()
         for i, card in enumerate(hand[:6]):
             r = self.card_rects[i].copy()
