@@ -61,7 +61,7 @@ PRIOR_N = 4.0  # Tricky's score counts as this many samples in Nasty's means
 BUDGET_USE = 0.85  # Nasty plans to finish within this share of its budget
 # Nasty's rollouts: rounds of play after its move (2: its own next move included) and how many
 # candidate plays it compares, per rule set (classic/team plays are dearer: 7 and 9 splits)
-ROLLOUT_ROUNDS = {"tees": 2.0, "classic": 1.0, "team": 1.0}
+ROLLOUT_ROUNDS = {"tees": 2.0, "classic": 2.0, "team": 2.0}
 CANDIDATES = {"tees": 6, "classic": 4, "team": 4}
 KEEP = 1.0  # weight of the cards-kept term
 KEEP_THREAT = 0.6  # an opponent peg we can hit with a card we keep
