@@ -7,38 +7,19 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from game.client.saves import list_saves, read_host_note
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.headless_host import ROOT, launch_headless
 
 
 def launch(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str],
                                                           dict[str, str]]:
-    p = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--host", "--headless",
-                          "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--sync-cpu",
-                          "--autostart", "0", *args],
-                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=env)
-    info: dict[str, str] = {}
-    assert p.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = p.stdout.readline()
-        if not line:
-            err = p.stderr.read() if p.stderr else ""
-            raise AssertionError(f"headless host ended early: {err}")
-        line = line.strip()
-        if line == "ready":
-            return p, info
-        k, _, v = line.partition(": ")
-        info[k] = v
-    p.kill()
-    raise AssertionError("headless host did not get ready")
+    return launch_headless([sys.executable, str(ROOT / "main.py"), "--host", "--headless",
+                            "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
+                            "--sync-cpu", "--autostart", "0", *args], env)
 
 
 @pytest.mark.parametrize("how", ["--data", "TEE_TABLE_DATA"])

@@ -11,29 +11,12 @@ import pytest
 
 from game.table import Table
 from net.client import CONNECTED
+from tests.headless_host import ROOT, launch_headless
 from tests.net_bots import Bot, join, run_until
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def launch(args: list[str]) -> tuple[subprocess.Popen[str], dict[str, str]]:
-    p = subprocess.Popen([sys.executable, "-m", "net.cli", "--host", "--headless", *args],
-                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    info: dict[str, str] = {}
-    assert p.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = p.stdout.readline()
-        if not line:
-            err = p.stderr.read() if p.stderr else ""
-            raise AssertionError(f"headless host ended early: {err}")
-        line = line.strip()
-        if line == "ready":
-            return p, info
-        key, _, value = line.partition(": ")
-        info[key] = value
-    p.kill()
-    raise AssertionError("headless host did not get ready")
+    return launch_headless([sys.executable, "-m", "net.cli", "--host", "--headless", *args])
 
 
 COMMON = ["--bind", "127.0.0.1", "--no-discovery", "--clock-scale", "30", "--sync-cpu",
