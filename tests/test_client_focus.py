@@ -19,11 +19,12 @@ from game.client.app import App
 from game.client.lobby import LobbyScene
 from game.client.session import LocalSession
 from game.client.table_scene import MESSAGE_SECONDS, AdminOverlay, TrackTableScene, open_table
-from game.client.testing import FixedStart, click, frames, key, make_app
+from game.client.testing import FixedStart, click, frames, key
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
 from game.table import SeatSpec, Table
 from net.host import HostThread
+from tests.client_app import close_app, table_app
 
 # classic, 4 seats: Red (the person) to play with 2C..7C, pegs on 12 and 20
 POSITION = (
@@ -34,17 +35,9 @@ POSITION = (
 
 @pytest.fixture
 def app(tmp_path: Path):
-    a = make_app(tmp_path)
-    a.make_cpu = SyncCpu  # type: ignore[method-assign]
-    a.virtual_time = 0.0
-    a.hint_processes = False
-    a.net_options = {"bind": "127.0.0.1", "port": 0, "discovery": None}
-    frames(a)
+    a = table_app(tmp_path, loopback=True)
     yield a
-    for s in a.scenes:
-        if hasattr(s, "session"):
-            s.session.close()
-    a.close()
+    close_app(a)
 
 
 def fixed_table(app: App) -> TrackTableScene:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -12,37 +13,24 @@ from game.client import screens
 from game.client.app import App
 from game.client.lobby import LobbyScene
 from game.client.table_scene import TrackTableScene
-from game.client.testing import click, frames, key, make_app, type_text
+from game.client.testing import click, key, type_text
 from game.cpu_worker import SyncCpu
 from game.table import SeatSpec, Table
 from net.client import Client
 from net.host import HostThread
-
-LOOPBACK = {"bind": "127.0.0.1", "port": 0, "discovery": None}
+from tests import client_app
+from tests.client_app import close_app, table_app
 
 
 @pytest.fixture
 def app(tmp_path: Path):
-    a = make_app(tmp_path)
-    a.make_cpu = SyncCpu  # type: ignore[method-assign]
-    a.net_options = dict(LOOPBACK)
-    frames(a)
+    a = table_app(tmp_path, virtual_time=False, loopback=True)
     yield a
-    for s in a.scenes:
-        if hasattr(s, "session"):
-            s.session.close()
-    a.close()
+    close_app(a)
 
 
-def pump(app: App, until, seconds: float = 8.0) -> bool:
-    """Run frames (real time: the network is real) until ``until()`` or the timeout."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        app.frame(1 / 60)
-        if until():
-            return True
-        time.sleep(0.005)
-    return False
+def pump(app: App, until: Callable[[], bool], seconds: float = 8.0) -> bool:
+    return client_app.pump(app, until, seconds)
 
 
 def test_host_a_game_a_guest_joins_by_link_and_the_host_starts(app: App) -> None:

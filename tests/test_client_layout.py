@@ -13,10 +13,11 @@ from game.client.layout_scene import LayoutTableScene
 from game.client.lobby import LobbyScene
 from game.client.session import LocalSession
 from game.client.table_scene import open_table
-from game.client.testing import FixedStart, click, frames, key, make_app
+from game.client.testing import FixedStart, click, frames, key
 from game.cpu_worker import SyncCpu
 from game.rules.cards import parse_card
 from game.rules.layout import RULES as LAYOUT
+from tests.client_app import close_app, table_app
 
 WILD_POSITION = (
     "layout seats=4 wild=J lastchance=0 upcard=0 size=10 first=- seed=0 hand=1 leader=0 "
@@ -29,16 +30,9 @@ WILD_POSITION = (
 
 @pytest.fixture
 def app(tmp_path: Path):
-    a = make_app(tmp_path)
-    a.make_cpu = SyncCpu  # type: ignore[method-assign]
-    a.virtual_time = 0.0
-    a.hint_processes = False
-    frames(a)
+    a = table_app(tmp_path)
     yield a
-    for s in a.scenes:
-        if hasattr(s, "session"):
-            s.session.close()
-    a.close()
+    close_app(a)
 
 
 def open_trash(app: App, seats: int = 4) -> LayoutTableScene:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -15,34 +16,22 @@ from game.client.app import App, run, start_hosting
 from game.client.e2e import ENV
 from game.client.lobby import LobbyScene
 from game.client.table_scene import TrackTableScene
-from game.client.testing import click, frames, key, make_app
+from game.client.testing import click, frames, key
 from game.cpu_worker import SyncCpu
 from game.launch import build_parser
 from game.table import Table
 from net.client import Client
 from net.host import HostThread
-
-LOOPBACK = {"bind": "127.0.0.1", "port": 0, "discovery": None}
+from tests import client_app
+from tests.client_app import table_app
 
 
 def new_app(folder: Path) -> App:
-    a = make_app(folder)
-    a.make_cpu = SyncCpu  # type: ignore[method-assign]
-    a.hint_processes = False
-    a.net_options = dict(LOOPBACK)
-    frames(a)
-    return a
+    return table_app(folder, virtual_time=False, loopback=True)
 
 
-def pump(app: App, until, seconds: float = 10.0) -> bool:
-    """Run frames (real time: the network is real) until ``until()`` or the timeout."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        app.frame(1 / 60)
-        if until():
-            return True
-        time.sleep(0.005)
-    return False
+def pump(app: App, until: Callable[[], bool], seconds: float = 10.0) -> bool:
+    return client_app.pump(app, until, seconds)
 
 
 def test_host_options_from_the_command_line(tmp_path: Path) -> None:

@@ -19,10 +19,11 @@ from game.client.describe import describe_parts
 from game.client.lobby import LobbyScene
 from game.client.session import LocalSession
 from game.client.table_scene import TrackTableScene, describe_token, open_table
-from game.client.testing import FixedStart, click, frames, key, make_app
+from game.client.testing import FixedStart, click, frames, key
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
 from game.store import Store
+from tests.client_app import close_app, table_app
 
 SPLIT_POSITION = (
     "classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,s c:s,s,s,s,s d:s,s,s,s,s "
@@ -32,16 +33,9 @@ SPLIT_POSITION = (
 
 @pytest.fixture
 def app(tmp_path: Path):
-    a = make_app(tmp_path)
-    a.make_cpu = SyncCpu  # type: ignore[method-assign]
-    a.virtual_time = 0.0
-    a.hint_processes = False
-    frames(a)
+    a = table_app(tmp_path)
     yield a
-    for s in a.scenes:
-        if hasattr(s, "session"):
-            s.session.close()
-    a.close()
+    close_app(a)
 
 
 def open_local_table(app: App, seats: int = 4, speed: str = "blitz",
