@@ -526,22 +526,33 @@ def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list, occ: list[int], hm: list[i
             app(Play(r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
 
 
-def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
-    """Legal plays for classic and team. With ``want_all``: (moves, joker moves, discards)."""
+def _turn_board(st: TrackState) -> tuple[Cfg, int, tuple[int, ...], list[int], list[int],
+                                          list[int], tuple[int, ...]]:
+    """What both move generators start from: ``(cfg, seat, pegs, occ, rm, hm, cols)`` for the
+    seat to play (``board`` arrays; ``cols``: the colours that seat moves)."""
     cfg = st.cfg
     seat = st.turn
     pegs = st.pegs
-    R = cfg.R
     occ, rm, hm = board(st)
-    cols = controlled(cfg, seat, pegs)
-    movers, starts = _movers(pegs, cols)
-    ranks = []
-    last = -1
-    for card in st.hands[seat]:
+    return cfg, seat, pegs, occ, rm, hm, controlled(cfg, seat, pegs)
+
+
+def _hand_ranks(hand: tuple[int, ...]) -> list[int]:
+    """The ranks of a (sorted) hand, each run of equal ranks once, in hand order."""
+    ranks: list[int] = []
+    for card in hand:
         r = card >> 2
-        if r != last:
+        if not ranks or ranks[-1] != r:
             ranks.append(r)
-            last = r
+    return ranks
+
+
+def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
+    """Legal plays for classic and team. With ``want_all``: (moves, joker moves, discards)."""
+    cfg, seat, pegs, occ, rm, hm, cols = _turn_board(st)
+    R = cfg.R
+    movers, starts = _movers(pegs, cols)
+    ranks = _hand_ranks(st.hands[seat])
     team = cfg.rules == TEAM
     comeout = cfg.comeout
     normal: list[Play] = []
@@ -985,12 +996,8 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
 
 
 def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
-    cfg = st.cfg
-    seat = st.turn
-    pegs = st.pegs
+    cfg, seat, pegs, occ, rm, hm, cols = _turn_board(st)
     R = cfg.R
-    occ, rm, hm = board(st)
-    cols = controlled(cfg, seat, pegs)
     normal: list[Play] = []
     last: list[Play] = []
     if not cols:
@@ -1008,11 +1015,7 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
     fwdt = cfg.fwd
     bwdt = cfg.bwd
     hmc = hm[c]
-    ranks = []
-    for card in st.hands[seat]:
-        r = card >> 2
-        if not ranks or ranks[-1] != r:
-            ranks.append(r)
+    ranks = _hand_ranks(st.hands[seat])
 
     def land(r: int, part: tuple, x: int) -> None:
         q = occ[x]
