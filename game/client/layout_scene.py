@@ -143,6 +143,13 @@ class LayoutTableScene(TrackTableScene):
             return self.hand_spots.get(seat, self.pile_pos)
         return rects[place - 1].center
 
+    def _show_piles(self, stock: int, top: Any) -> None:
+        """A fresh pile pair (after a deal or a reshuffle): ``stock`` cards face down and the
+        discard pile holding just ``top`` (or nothing)."""
+        self.shown["stock"] = stock
+        self.shown["top"] = top
+        self.shown["discards"] = 1 if top is not None else 0
+
     def _set(self, key: str, value: Any) -> Any:
         def apply() -> None:
             self.shown[key] = value
@@ -208,9 +215,7 @@ class LayoutTableScene(TrackTableScene):
                 w.cue(0.0, "shuffle")
 
                 def reshuffled(ev: dict[str, Any] = ev) -> None:
-                    self.shown["stock"] = ev.get("stock", 0)
-                    self.shown["top"] = ev.get("top")
-                    self.shown["discards"] = 1 if ev.get("top") is not None else 0
+                    self._show_piles(ev.get("stock", 0), ev.get("top"))
                 w.on_done = reshuffled
                 self.timeline.push(w)
             elif t == "completed":
@@ -248,9 +253,7 @@ class LayoutTableScene(TrackTableScene):
                 def dealt(ev: dict[str, Any] = ev) -> None:
                     self.shown["layouts"] = [[None] * n for n in ev.get("sizes", [])]
                     self.shown["sizes"] = list(ev.get("sizes", []))
-                    self.shown["stock"] = ev.get("stock", 0)
-                    self.shown["top"] = ev.get("upcard")
-                    self.shown["discards"] = 1 if ev.get("upcard") is not None else 0
+                    self._show_piles(ev.get("stock", 0), ev.get("upcard"))
                 w.on_done = dealt
                 self.timeline.push(w)
             elif t == "game_won":
