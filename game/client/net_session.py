@@ -19,10 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from game.client.session import SessionReads
 from game.table import Result, SeatSpec, Table
 
 
-class NetSession:
+class NetSession(SessionReads):
     remote = True
 
     def __init__(self, client: Any, host_thread: Any = None, table: Table | None = None,
@@ -58,20 +59,8 @@ class NetSession:
 
     # ------------------------------------------------------------------ reading
     @property
-    def seats(self) -> list[dict[str, Any]]:
-        return self.public["seats"]
-
-    @property
     def config(self) -> dict[str, Any]:
         return self.public.get("config") or {}
-
-    @property
-    def phase(self) -> str:
-        return self.public["phase"]
-
-    @property
-    def local_seats(self) -> list[int]:
-        return sorted(self.tokens)
 
     def screen_seat(self) -> int | None:
         return self.local_seats[0] if self.local_seats else None

@@ -27,7 +27,27 @@ from game.cpu_worker import CpuRunner, SyncCpu
 from game.table import Result, SeatSpec, Table
 
 
-class LocalSession:
+class SessionReads:
+    """What every session reads the same way from its newest ``public`` summary and its
+    ``tokens`` (seat -> token of this machine's people)."""
+
+    public: dict[str, Any]
+    tokens: dict[int, str]
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return self.public["seats"]
+
+    @property
+    def phase(self) -> str:
+        return self.public["phase"]
+
+    @property
+    def local_seats(self) -> list[int]:
+        return sorted(self.tokens)
+
+
+class LocalSession(SessionReads):
     """One local table, its local people and their tokens."""
 
     is_host = True
@@ -52,20 +72,8 @@ class LocalSession:
 
     # ------------------------------------------------------------------ reading
     @property
-    def seats(self) -> list[dict[str, Any]]:
-        return self.public["seats"]
-
-    @property
     def config(self) -> dict[str, Any]:
         return self.public["config"]
-
-    @property
-    def phase(self) -> str:
-        return self.public["phase"]
-
-    @property
-    def local_seats(self) -> list[int]:
-        return sorted(self.tokens)
 
     def screen_seat(self) -> int | None:
         """The seat whose hand this screen shows (the hot-seat owner, else the one person)."""
