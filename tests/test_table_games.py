@@ -200,12 +200,24 @@ def _finish(t: Table, clock: FakeClock) -> None:
     assert t.phase == "over"
 
 
-def test_save_kill_resume_finishes_like_a_game_that_never_stopped(tmp_path: Path) -> None:
+def _started(clock: FakeClock, path: Path | None) -> Table:
+    """The mixed table with Bob joined and ready, started by the host."""
+    t = _mixed_table(clock, path)
+    _join_bob(t)
+    t.start(t.host_token)
+    return t
+
+
+def _whole_game() -> Table:
+    """The mixed table played to the end without a stop, on its own clock."""
     clock = FakeClock()
-    whole = _mixed_table(clock, None)
-    _join_bob(whole)
-    whole.start(whole.host_token)
+    whole = _started(clock, None)
     _finish(whole, clock)
+    return whole
+
+
+def test_save_kill_resume_finishes_like_a_game_that_never_stopped(tmp_path: Path) -> None:
+    whole = _whole_game()
 
     clock2 = FakeClock()
     path = tmp_path / "broken.tee"
@@ -240,17 +252,11 @@ def test_save_kill_resume_finishes_like_a_game_that_never_stopped(tmp_path: Path
 def test_torn_last_record_is_dropped_with_a_warning_and_the_game_goes_on(
     tmp_path: Path,
 ) -> None:
-    clock = FakeClock()
-    whole = _mixed_table(clock, None)
-    _join_bob(whole)
-    whole.start(whole.host_token)
-    _finish(whole, clock)
+    whole = _whole_game()
 
     clock2 = FakeClock()
     path = tmp_path / "torn.tee"
-    first = _mixed_table(clock2, path)
-    _join_bob(first)
-    first.start(first.host_token)
+    first = _started(clock2, path)
     play_out(first, clock2, stop_at=40)
     first.close()
     data = path.read_bytes()
@@ -269,9 +275,7 @@ def test_torn_last_record_is_dropped_with_a_warning_and_the_game_goes_on(
 def test_corrupt_foreign_and_newer_saves_error_and_are_never_written(tmp_path: Path) -> None:
     clock = FakeClock()
     path = tmp_path / "game.tee"
-    t = _mixed_table(clock, path)
-    _join_bob(t)
-    t.start(t.host_token)
+    t = _started(clock, path)
     play_out(t, clock, stop_at=12)
     t.close()
     good = path.read_bytes()
