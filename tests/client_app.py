@@ -1,5 +1,6 @@
 """The client app as the client tests set it up: CPUs think in-line, hints in a thread, and
-(optionally) a virtual clock and loopback-only networking. Plus ``pump`` for real-time nets."""
+(optionally) a virtual clock and loopback-only networking. Plus ``pump`` for real-time nets,
+and a track table opened in a hand-written position."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from game.client.app import App
-from game.client.testing import frames, make_app
+from game.client.session import LocalSession
+from game.client.table_scene import TrackTableScene, open_table
+from game.client.testing import FixedStart, frames, make_app
 from game.cpu_worker import SyncCpu
+from game.rules.track import RULES as TRACK
 
 LOOPBACK = {"bind": "127.0.0.1", "port": 0, "discovery": None}
 
@@ -46,3 +50,25 @@ def pump(app: App, until: Callable[[], bool], seconds: float) -> bool:
             return True
         time.sleep(0.005)
     return False
+
+
+# classic, 4 seats: Red (the person) to play with 2C..7C, pegs on 12 and 20
+SPLIT_POSITION = (
+    "classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,s c:s,s,s,s,s d:s,s,s,s,s "
+    "turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5 pile=141 discards=0"
+)
+
+
+def open_fixed_table(app: App, position: str = SPLIT_POSITION, name: str = "Player",
+                     n_frames: int = 1) -> TrackTableScene:
+    """A started local classic table in a hand-written position (the table's public API: a
+    rules object whose new game is that position), ``name`` in seat 0, CPUs elsewhere;
+    ``n_frames`` frames run after it opens."""
+    session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz",
+                           cpu=SyncCpu(), clock=app.table_clock,
+                           rules=FixedStart(TRACK, position))
+    assert session.sit(0, name).ok and session.start().ok
+    table = app.push(open_table(app, session))
+    assert isinstance(table, TrackTableScene)
+    frames(app, n_frames)
+    return table

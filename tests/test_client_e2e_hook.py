@@ -15,11 +15,8 @@ from game.client.table_scene import TrackTableScene, open_table
 from game.client.testing import FixedStart, frames, key, make_app
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
-
-POSITION = (
-    "classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,s c:s,s,s,s,s d:s,s,s,s,s "
-    "turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5 pile=141 discards=0"
-)
+from tests.client_app import SPLIT_POSITION as POSITION
+from tests.client_app import open_fixed_table
 
 
 @pytest.fixture
@@ -145,13 +142,7 @@ def test_stack_reports_buttons_focus_and_the_board_choices(hooked: tuple[App, Pa
     from game.client.board import ring
 
     app, out = hooked
-    session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz",
-                           cpu=SyncCpu(), clock=app.table_clock,
-                           rules=FixedStart(TRACK, POSITION))
-    assert session.sit(0, "Ada").ok and session.start().ok
-    table = app.push(open_table(app, session))
-    assert isinstance(table, TrackTableScene)
-    frames(app, 30)  # the opening deal's animation is over
+    table = open_fixed_table(app, POSITION, name="Ada", n_frames=30)  # the deal's animation is over
     key(app, pygame.K_6)  # the 7
     app.e2e.after_frame(app, now=app.e2e.last_write + 1.0)
     st = status(out)

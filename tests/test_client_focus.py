@@ -17,20 +17,12 @@ import pytest
 from game.client import screens
 from game.client.app import App
 from game.client.lobby import LobbyScene
-from game.client.session import LocalSession
-from game.client.table_scene import MESSAGE_SECONDS, AdminOverlay, TrackTableScene, open_table
-from game.client.testing import FixedStart, click, frames, key
+from game.client.table_scene import MESSAGE_SECONDS, AdminOverlay, TrackTableScene
+from game.client.testing import click, frames, key
 from game.cpu_worker import SyncCpu
-from game.rules.track import RULES as TRACK
 from game.table import SeatSpec, Table
 from net.host import HostThread
-from tests.client_app import close_app, table_app
-
-# classic, 4 seats: Red (the person) to play with 2C..7C, pegs on 12 and 20
-POSITION = (
-    "classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,s c:s,s,s,s,s d:s,s,s,s,s "
-    "turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5 pile=141 discards=0"
-)
+from tests.client_app import close_app, open_fixed_table, table_app
 
 
 @pytest.fixture
@@ -41,13 +33,7 @@ def app(tmp_path: Path):
 
 
 def fixed_table(app: App) -> TrackTableScene:
-    session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz",
-                           cpu=SyncCpu(), clock=app.table_clock,
-                           rules=FixedStart(TRACK, POSITION))
-    assert session.sit(0, "Player").ok and session.start().ok
-    table = app.push(open_table(app, session))
-    assert isinstance(table, TrackTableScene)
-    frames(app, 2)
+    table = open_fixed_table(app, n_frames=2)
     assert table.my_turn()
     return table
 

@@ -17,18 +17,11 @@ from game.client import screens
 from game.client.app import App
 from game.client.describe import describe_parts
 from game.client.lobby import LobbyScene
-from game.client.session import LocalSession
-from game.client.table_scene import TrackTableScene, describe_token, open_table
-from game.client.testing import FixedStart, click, frames, key
-from game.cpu_worker import SyncCpu
+from game.client.table_scene import TrackTableScene, describe_token
+from game.client.testing import click, frames, key
 from game.rules.track import RULES as TRACK
 from game.store import Store
-from tests.client_app import close_app, table_app
-
-SPLIT_POSITION = (
-    "classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,s c:s,s,s,s,s d:s,s,s,s,s "
-    "turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5 pile=141 discards=0"
-)
+from tests.client_app import SPLIT_POSITION, close_app, open_fixed_table, table_app
 
 
 @pytest.fixture
@@ -97,19 +90,6 @@ def test_local_tees_table_plays_to_the_end_and_records_points(app: App,
     assert rows[0].points == (4 if won else 0)
     click(app, table.done_button.rect.center)
     assert isinstance(app.top, screens.TitleScene)
-
-
-def open_fixed_table(app: App, position: str = SPLIT_POSITION) -> TrackTableScene:
-    """A started local classic table in a hand-written position (the table's public API: a
-    rules object whose new game is that position), person in seat 0, CPUs elsewhere."""
-    session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz",
-                           cpu=SyncCpu(), clock=app.table_clock,
-                           rules=FixedStart(TRACK, position))
-    assert session.sit(0, "Player").ok and session.start().ok
-    table = app.push(open_table(app, session))
-    assert isinstance(table, TrackTableScene)
-    frames(app)
-    return table
 
 
 def test_split_seven_chosen_by_clicks(app: App) -> None:
