@@ -8,13 +8,15 @@ table on frame time with the synchronous CPU runner, and leaves it on screen.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from game.client.app import App
 from game.client.lobby import LobbyScene
 from game.client.session import LocalSession
 from game.client.table_scene import AdminOverlay, TrackTableScene
 from game.cpu_worker import SyncCpu
+
+_S = TypeVar("_S")
 
 
 def _session(app: App, cfg: dict[str, Any], speed: str = "blitz", seed: int = 11,
@@ -31,6 +33,20 @@ def _session(app: App, cfg: dict[str, Any], speed: str = "blitz", seed: int = 11
         rules = FixedStart(rules_for(game), position)
     return LocalSession(game, cfg, speed=speed, seed=seed, cpu=SyncCpu(),
                         clock=app.table_clock, rules=rules)
+
+
+def _open(app: App, s: LocalSession, scene_cls: Callable[[App, LocalSession], _S],
+          settle: bool = False) -> _S:
+    """The person (seat 0) sits at ``s`` and starts it; its table scene goes on screen and,
+    with ``settle``, one second of frames runs."""
+    s.sit(0, app.settings.name)
+    s.start()
+    scene = scene_cls(app, s)
+    app.push(scene)
+    if settle:
+        for _ in range(10):
+            app.frame(0.1)
+    return scene
 
 
 def _table(app: App, cfg: dict[str, Any], plays: int = 40, people: int = 1,
@@ -84,13 +100,7 @@ JOKER_POSITION = (
 
 def _fixed(app: App, position: str) -> TrackTableScene:
     s = _session(app, {"game": "track", "rules": "classic", "seats": 4}, position=position)
-    s.sit(0, app.settings.name)
-    s.start()
-    scene = TrackTableScene(app, s)
-    app.push(scene)
-    for _ in range(10):
-        app.frame(0.1)
-    return scene
+    return _open(app, s, TrackTableScene, settle=True)
 
 
 def shot_split(app: App) -> None:
@@ -191,10 +201,7 @@ def _trash(seats: int, plays: int = 60) -> Callable[[App], None]:
         from game.client.layout_scene import LayoutTableScene
 
         s = _session(app, {"game": "layout", "seats": seats}, seed=5)
-        s.sit(0, app.settings.name)
-        s.start()
-        scene = LayoutTableScene(app, s)
-        app.push(scene)
+        scene = _open(app, s, LayoutTableScene)
         n = 0
         while s.table.state_no < plays and s.public["phase"] == "playing" and n < 5000:
             legal = scene.legal_plays()
@@ -215,12 +222,7 @@ def shot_trash_wild(app: App) -> None:
         "p2=?AC,?2C,?3C,?4C,5D,?6C,?7C,?8D,?9C,JD p3=?AH,?2D,?3H,?4H,?5H,?6H,?7D,?8H,?9H,?TH "
         "stock=4S,3D discard=QS,KH")
     s = _session(app, {"game": "layout", "seats": 4}, seed=5, position=position)
-    s.sit(0, app.settings.name)
-    s.start()
-    scene = LayoutTableScene(app, s)
-    app.push(scene)
-    for _ in range(10):
-        app.frame(0.1)
+    scene = _open(app, s, LayoutTableScene, settle=True)
     scene.timeline.finish()
     app.frame(0.01)
 
@@ -243,10 +245,7 @@ def shot_trash_hand_won(app: App) -> None:
     from game.client.layout_scene import LayoutTableScene
 
     s = _session(app, {"game": "layout", "seats": 4}, seed=5)
-    s.sit(0, app.settings.name)
-    s.start()
-    scene = LayoutTableScene(app, s)
-    app.push(scene)
+    scene = _open(app, s, LayoutTableScene)
     n = 0
     while not scene.banner and n < 8000:
         legal = scene.legal_plays()
