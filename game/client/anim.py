@@ -166,6 +166,13 @@ class Wait(Anim):
         self.duration = duration
 
 
+def sounded_wait(duration: float, sound: str) -> Wait:
+    """A pause of ``duration`` that starts with ``sound``."""
+    w = Wait(duration)
+    w.cue(0.0, sound)
+    return w
+
+
 class PegWalk(Anim):
     """A peg stepping hole by hole through ``points`` (the first is where it starts), with a
     small hop per hole. A ``step`` sound per hole; ``end_sound`` when it arrives."""

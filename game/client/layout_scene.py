@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from game.client import theme
-from game.client.anim import CardFlight, Group, Wait
+from game.client.anim import CardFlight, Group, Wait, sounded_wait
 from game.client.table_scene import TrackTableScene, seat_label
 from game.table import event_duration
 
@@ -219,9 +219,7 @@ class LayoutTableScene(TrackTableScene):
                 w.on_done = reshuffled
                 self.timeline.push(w)
             elif t == "completed":
-                w = Wait(dur)
-                w.cue(0.0, "home")
-                self.timeline.push(w)
+                self.timeline.push(sounded_wait(dur, "home"))
             elif t == "hand_won":
                 names = ", ".join(seat_label(self.public["seats"][s]) for s in ev["winners"])
                 sizes = ev.get("sizes", [])
@@ -231,8 +229,7 @@ class LayoutTableScene(TrackTableScene):
                                 for i, x in enumerate(sizes))
                 text = (f"{names} won hand {ev.get('hand')}!  Places next hand: {per}. "
                         f"{lead_name} leads.")
-                w = Wait(max(dur, 0.8))
-                w.cue(0.0, "win")
+                w = sounded_wait(max(dur, 0.8), "win")
 
                 def won(text: str = text, sizes: list[int] = sizes) -> None:
                     self.banner = None
@@ -257,9 +254,7 @@ class LayoutTableScene(TrackTableScene):
                 w.on_done = dealt
                 self.timeline.push(w)
             elif t == "game_won":
-                w = Wait(dur)
-                w.cue(0.0, "win")
-                self.timeline.push(w)
+                self.timeline.push(sounded_wait(dur, "win"))
 
     def _set_banner(self, text: str) -> Any:
         def on() -> None:

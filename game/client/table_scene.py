@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from game.client import theme
-from game.client.anim import CardFlight, Group, PegFlight, PegWalk, TableClock, Timeline, Wait
+from game.client.anim import (
+    CardFlight,
+    Group,
+    PegFlight,
+    PegWalk,
+    TableClock,
+    Timeline,
+    Wait,
+    sounded_wait,
+)
 from game.client.board import (
     BoardGeometry,
     BoardLook,
@@ -365,9 +374,7 @@ class TrackTableScene(Scene):
                 self.timeline.push(Group([PegFlight((c, i), pa, pb, dur, "play"),
                                           PegFlight((oc, oi), pb, pa, dur, None)]))
             elif t == "home":
-                w = Wait(dur)
-                w.cue(0.0, "home")
-                self.timeline.push(w)
+                self.timeline.push(sounded_wait(dur, "home"))
             elif t in ("play", "discard"):
                 card = ev.get("card")
                 if t == "play" and ev.get("token", "").endswith(":x"):
@@ -400,13 +407,9 @@ class TrackTableScene(Scene):
                 group.cue(0.0, "shuffle")
                 self.timeline.push(group)
             elif t == "fold":
-                w = Wait(min(dur, 1.2))
-                w.cue(0.0, "click")
-                self.timeline.push(w)
+                self.timeline.push(sounded_wait(min(dur, 1.2), "click"))
             elif t == "game_over":
-                w = Wait(dur)
-                w.cue(0.0, "win")
-                self.timeline.push(w)
+                self.timeline.push(sounded_wait(dur, "win"))
 
     # ------------------------------------------------------------------ per frame
     def update(self, dt: float) -> None:
