@@ -528,19 +528,19 @@ class TrackTableScene(Scene):
         if ch.card is None:
             return []
         if ch.first is None and ch.peg is not None:
-            for p in self._first_parts():
-                kind, pid, frm, to, n = part_info(p, 0)
-                if (pid // 5, frm) != ch.peg:
-                    continue
-                h = hole_of(pid // 5, pid % 5, to)
-                out.setdefault(h, (part_tag(kind, n), []))[1].append(p)
+            parts, i, peg = self._first_parts(), 0, ch.peg
         elif ch.first is not None and ch.peg2 is not None:
-            for p in self.split_plays():
-                kind, pid, frm, to, n = part_info(p, 1)
-                if (pid // 5, frm) != ch.peg2:
-                    continue
-                h = hole_of(pid // 5, pid % 5, to)
-                out.setdefault(h, (part_tag(kind, n), []))[1].append(p)
+            parts, i, peg = self.split_plays(), 1, ch.peg2
+        else:
+            parts, i, peg = [], 0, None
+        # each play's part ``i`` that moves ``peg``: grouped by the hole it lands in
+        for p in parts:
+            kind, pid, frm, to, n = part_info(p, i)
+            if (pid // 5, frm) != peg:
+                continue
+            h = hole_of(pid // 5, pid % 5, to)
+            out.setdefault(h, (part_tag(kind, n), []))[1].append(p)
+
         def order(item: tuple[Hole, tuple[str, list[Any]]]) -> tuple[int, str]:
             tag = item[1][0]
             return (int(tag) if tag[1:].isdigit() else 0, str(item[0]))
