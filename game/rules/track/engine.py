@@ -404,6 +404,19 @@ def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int,
             rm[c] |= 1 << qt
 
 
+def _board_after(pegs: tuple[int, ...] | list[int], occ: list[int], rm: list[int],
+                 hm: list[int], pid: int, to: int, bumps: tuple
+                 ) -> tuple[list[int], list[int], list[int]]:
+    """``(occ, rm, hm)`` of a copy of the board after ``pid`` moves to ``to`` with ``bumps``
+    (the board a split's second part is found on); the arguments are not changed."""
+    q2 = list(pegs)
+    o2 = occ[:]
+    r2 = rm[:]
+    h2 = hm[:]
+    _do(q2, o2, r2, h2, pid, to, bumps)
+    return o2, r2, h2
+
+
 def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> tuple | None:
     """Bumps caused by peg ``pid`` landing on ring hole ``x`` (classic/team), or None if illegal."""
     q = occ[x]
@@ -754,11 +767,7 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
         movers2 = sorted((p2[pid], pid) for _, pid in movers if pid != pid1 and p2[pid] != START)
     else:
         movers2 = [m for m in movers if m[1] != pid1]
-    q2 = list(pegs)
-    o2 = occ[:]
-    r2 = rm[:]
-    h2 = hm[:]
-    _do(q2, o2, r2, h2, pid1, to1, b1)
+    o2, r2, h2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
     app = out.append
     for loc2, pid2 in movers2:
         if pid2 == pid1:
@@ -810,12 +819,7 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                             app(Play(7, (part1, part2), ((), b2) if b2 else _NOB2))
                         continue
                     if board2 is None:
-                        q2 = list(pegs)
-                        o2 = occ[:]
-                        r2 = rm[:]
-                        h2 = hm[:]
-                        _do(q2, o2, r2, h2, pid1, to1, b1)
-                        board2 = (o2, r2, h2)
+                        board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                     for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, board2[1], board2[2],
                                           board2[0]):
                         app(Play(7, (part1, ("f", pid2, loc2, to2, rest)), ((), b2)))
@@ -947,12 +951,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                                     app(Play(total, (part1, part2), ((), b2) if b2 else _NOB2))
                                 continue
                             if board2 is None:
-                                q2 = list(pegs)
-                                o2 = occ[:]
-                                r2 = rm[:]
-                                h2 = hm[:]
-                                _do(q2, o2, r2, h2, pid1, to1, b1)
-                                board2 = (o2, r2, h2)
+                                board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                             for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
                                                   board2[2], board2[0]):
                                 app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
@@ -984,12 +983,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                                     app(Play(total, (part1, part2), (b1, b2)))
                                 continue
                         if board2 is None:
-                            q2 = list(pegs)
-                            o2 = occ[:]
-                            r2 = rm[:]
-                            h2 = hm[:]
-                            _do(q2, o2, r2, h2, pid1, to1, b1)
-                            board2 = (o2, r2, h2)
+                            board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
                                               board2[0]):
                             app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
