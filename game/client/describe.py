@@ -82,9 +82,12 @@ class PegNamer:
 
 
 def describe_parts(rank: int, parts: Sequence[tuple[Any, ...]],
-                   pegs: Sequence[Sequence[Any]]) -> str:
+                   pegs: Sequence[Sequence[Any]],
+                   bumps: Sequence[Sequence[tuple[Any, ...]]] = ()) -> str:
     """A play (its card rank and engine parts ``(kind, peg_id, from, to, n)``, places as in
-    the engine or as event places) in words, for the position ``pegs``."""
+    the engine or as event places) in words, for the position ``pegs``. ``bumps`` (the
+    play's own, one tuple of ``(peg_id, from, to)`` per part) tells a bump back to start
+    from a partner sent on to its in-spot (classic and team)."""
     namer = PegNamer(pegs)
     occupied: dict[int, int] = {}
     for c, locs in enumerate(namer.pegs):
@@ -92,7 +95,7 @@ def describe_parts(rank: int, parts: Sequence[tuple[Any, ...]],
             if isinstance(loc, int):
                 occupied[loc] = c
     out: list[str] = []
-    for part in parts:
+    for i, part in enumerate(parts):
         kind = part[0]
         if kind == "x":
             return f"{card_name(rank)}: discard"
@@ -127,7 +130,9 @@ def describe_parts(rank: int, parts: Sequence[tuple[Any, ...]],
         if kind in ("o", "f", "b") and isinstance(to, int):
             other = occupied.get(to)
             if other is not None and other != colour:
-                text += f" (bumps {colour_name(other)})"
+                sent_on = any(_ev(b[2]) != "s" for b in (bumps[i] if i < len(bumps) else ()))
+                text += (f" (sends {colour_name(other)} on to its home turn)" if sent_on
+                         else f" (bumps {colour_name(other)})")
         if isinstance(frm, int) and kind != "t":
             occupied.pop(frm, None)
         if isinstance(to, int) and kind != "t":
@@ -148,4 +153,5 @@ def _ev(loc: Any) -> Any:
 
 def describe_play(play: Any, view: dict[str, Any]) -> str:
     """An engine :class:`~game.rules.track.engine.Play` in words, for ``view``."""
-    return describe_parts(int(play.rank), play.parts, view.get("pegs") or [])
+    return describe_parts(int(play.rank), play.parts, view.get("pegs") or [],
+                          getattr(play, "bumps", ()) or ())
