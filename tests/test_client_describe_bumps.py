@@ -22,7 +22,7 @@ def _words(position: str) -> dict[str, str]:
 def test_classic_partner_landing_reads_as_sent_on() -> None:
     w = _words(CLASSIC)
     assert w["4:a12+4"] == "4: Red's peg +4 (bumps Blue)"
-    assert w["5:a12+5"] == "5: Red's peg +5 (sends Yellow on to its home turn)"
+    assert w["5:a12+5"] == "5: Red's peg +5 (sends Yellow on)"
 
 
 def test_tees_partner_landing_is_a_bump_to_start() -> None:

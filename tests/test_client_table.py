@@ -232,7 +232,7 @@ def test_plays_are_described_for_people() -> None:
     assert describe_token("6:a0+6", v) == "6: Red's front peg +6"
     # Yellow is Red's partner: classic sends a partner landed on forward to its in-spot.
     assert describe_token("5:a40+5", v) == \
-        "5: Red's 2nd peg +5 (sends Yellow on to its home turn)"
+        "5: Red's 2nd peg +5 (sends Yellow on)"
     assert describe_token("7:a12+3,a40+4", v) == \
         "7: Red's back peg +3, then Red's 2nd peg +4"
     assert describe_token("JK:as>36", v) == \

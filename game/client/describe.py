@@ -131,7 +131,7 @@ def describe_parts(rank: int, parts: Sequence[tuple[Any, ...]],
             other = occupied.get(to)
             if other is not None and other != colour:
                 sent_on = any(_ev(b[2]) != "s" for b in (bumps[i] if i < len(bumps) else ()))
-                text += (f" (sends {colour_name(other)} on to its home turn)" if sent_on
+                text += (f" (sends {colour_name(other)} on)" if sent_on
                          else f" (bumps {colour_name(other)})")
         if isinstance(frm, int) and kind != "t":
             occupied.pop(frm, None)
