@@ -11,7 +11,6 @@ Bad arguments get a one-line error and exit status 2, before any window opens.
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import sys
 
@@ -63,18 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from game.client.app import run
 
-    kwargs: dict[str, object] = {
-        "size": size,
-        "fullscreen": True if args.fullscreen else None,
-        "frames": args.frames,
-        "data": args.data,
-    }
-    accepted = inspect.signature(run).parameters
-    if "join" in accepted:
-        kwargs["join"] = args.join
-    if "host" in accepted:
-        kwargs["host"] = args
-    return run(**{k: v for k, v in kwargs.items() if k in accepted})
+    return run(size=size, fullscreen=True if args.fullscreen else None, frames=args.frames,
+               data=args.data, join=args.join, host=args)
 
 
 if __name__ == "__main__":
