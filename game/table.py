@@ -111,7 +111,8 @@ Save file
 ---------
 JSON lines, append-only. Line 1 is the header ``{"format": "tee-table-save", "version": 1,
 "game", "config", "seed", "table_id", "host_token", "host_seat", "speed", "seats": [...]}``;
-then one record per line: ``{"t": "play", "seat", "play", "n"}``, ``{"t": "seat", ...}`` (a seat
+then one record per line: ``{"t": "play", "seat", "play", "n"}`` (plus ``"over": true`` on the
+play that ends the game), ``{"t": "seat", ...}`` (a seat
 changed hands or level), ``{"t": "start"}``, ``{"t": "undo", "n"}``, ``{"t": "speed", "name"}``.
 Each record is flushed and fsync'd as it is written, so a crash loses nothing.
 :meth:`Table.resume` rebuilds the exact state by replay with the same seats and tokens (remote
@@ -1142,7 +1143,10 @@ class Table:
         self._state = new_state
         self._log.append((seat, token))
         self.state_no += 1
-        self._record({"t": "play", "seat": seat, "play": token, "n": self.state_no})
+        rec: dict[str, Any] = {"t": "play", "seat": seat, "play": token, "n": self.state_no}
+        if self.rules.outcome(new_state) is not None:
+            rec["over"] = True  # lets a save list tell a finished table (resume ignores it)
+        self._record(rec)
         t = self._table_time(now)
         start = max(t, self._busy_until)
         total = sum(self.event_duration(e) for e in events)

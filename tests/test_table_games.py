@@ -230,6 +230,11 @@ def test_save_kill_resume_finishes_like_a_game_that_never_stopped(tmp_path: Path
     half = first.state_no
     del first  # killed: no close, nothing else written
 
+    from game.client.saves import read_save_info
+
+    info = read_save_info(path)
+    assert info is not None and info.plays == half and not info.finished
+    assert info.detail().endswith(f" - {half} plays")
     again = Table.resume(path, clock=clock2, cpu=RandomCpu(), fsync=False)
     assert again.state_no == half and again.phase == "playing"
     assert [again.token(i) for i in range(4)] == tokens and again.speed.name == "brisk"
@@ -244,6 +249,9 @@ def test_save_kill_resume_finishes_like_a_game_that_never_stopped(tmp_path: Path
     assert again.points() == whole.points()
     assert {**again.result(), "table_id": 0} == {**whole.result(), "table_id": 0}
     again.close()
+    info = read_save_info(path)  # the Reopen list tells a finished table from one in progress
+    assert info is not None and info.finished and info.plays == len(whole.log)
+    assert info.detail().endswith(" - finished")
     # the finished save resumes to the same end again
     done = Table.resume(path, clock=FakeClock())
     assert done.phase == "over" and done.log == whole.log and done.points() == whole.points()

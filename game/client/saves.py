@@ -117,6 +117,7 @@ class SaveInfo:
     plays: int
     modified: float
     code: str | None
+    finished: bool = False  # the last play ended the game (saves from before this: False)
 
     def title(self) -> str:
         game = "Trash" if self.game == "layout" else f"Track, {self.rules}"
@@ -125,7 +126,12 @@ class SaveInfo:
     def detail(self) -> str:
         when = time.strftime("%a %d %b %H:%M", time.localtime(self.modified))
         who = ", ".join(self.people) if self.people else "CPUs only"
-        state = f"{self.plays} plays" if self.plays else "not started"
+        if self.finished:
+            state = "finished"
+        elif self.plays:
+            state = f"{self.plays} play" + ("s" if self.plays != 1 else "")
+        else:
+            state = "not started"
         return f"{when} - {who} - {state}"
 
 
@@ -138,6 +144,7 @@ def read_save_info(path: Path) -> SaveInfo | None:
             seats = [dict(x) for x in seats if isinstance(x, dict)] if isinstance(seats,
                                                                                  list) else []
             plays = 0
+            over = False
             for line in f:
                 try:
                     rec = json.loads(line)
@@ -147,8 +154,10 @@ def read_save_info(path: Path) -> SaveInfo | None:
                     continue
                 if rec.get("t") == "play":
                     plays += 1
+                    over = rec.get("over") is True
                 elif rec.get("t") == "undo":
                     plays = max(0, plays - 1)
+                    over = False
                 elif rec.get("t") == "seat" and isinstance(rec.get("seat"), int) and \
                         0 <= rec["seat"] < len(seats):
                     seats[rec["seat"]] = rec
@@ -162,7 +171,7 @@ def read_save_info(path: Path) -> SaveInfo | None:
     people = tuple(str(s.get("name", "")) for s in seats
                    if isinstance(s, dict) and s.get("kind") == "person")
     return SaveInfo(path, game, str(config.get("rules", game)), len(seats), people, plays,
-                    st.st_mtime, read_host_note(path).get("code"))
+                    st.st_mtime, read_host_note(path).get("code"), over)
 
 
 def list_saves(folder: str | os.PathLike[str], limit: int = 50) -> list[SaveInfo]:
