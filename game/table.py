@@ -997,6 +997,23 @@ class Table:
         self._refresh(self._now())
         return self._ok(f"{clean} sits at seat {seat}", seat=seat, token=new.token)
 
+    def rename(self, token: str, name: str) -> Result:
+        """A person changes the name their seat shows (lobby only: a hot-seat table names
+        each person at the screen)."""
+        s = self._person_seat(token)
+        if s is None:
+            return self._no("bad_token", "bad token")
+        if self.phase != "lobby":
+            return self._no("not_allowed", "names can change only before the game starts")
+        clean = _clean_name(name)
+        if clean is None:
+            return self._no("bad_request", f"a name must have 1 to {NAME_MAX} characters")
+        if clean != s.name:
+            s.name = clean
+            self._record({"t": "seat", **s.to_record()})
+            self._refresh(self._now())
+        return self._ok(f"seat {s.index} is {clean}", seat=s.index)
+
     def leave(self, token: str) -> Result:
         """A person leaves their seat before the game starts (it becomes a Tricky CPU)."""
         s = self._person_seat(token)

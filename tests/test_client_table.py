@@ -18,7 +18,7 @@ from game.client.app import App
 from game.client.describe import describe_parts
 from game.client.lobby import LobbyScene
 from game.client.table_scene import TrackTableScene, describe_token
-from game.client.testing import click, frames, key
+from game.client.testing import click, frames, key, type_text
 from game.rules.track import RULES as TRACK
 from game.store import Store
 from tests.client_app import SPLIT_POSITION, close_app, open_fixed_table, table_app
@@ -194,6 +194,44 @@ def test_hot_seat_covers_the_hand_until_its_owner_taps_in(app: App) -> None:
     assert table.choice.card is None
     click(app, table.hand_rect.center)
     assert not table.public["cover"] and table.session.screen_seat() == owner
+
+
+def test_hot_seat_people_type_their_names_in_the_lobby(app: App) -> None:
+    key(app, pygame.K_RETURN)  # Play
+    nt = app.top
+    assert isinstance(nt, screens.NewTableScene)
+    nt.form.focus(nt.start_button)
+    key(app, pygame.K_RETURN)
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene)
+    assert not lobby.name_input.visible  # one person: their name is the Settings one
+    click(app, lobby.seat_rects[1].center)  # a second person sits: the box asks their name
+    assert lobby.name_input.visible and lobby.form.focused is lobby.name_input
+    assert lobby.session.seats[1]["name"] == "Player 2"
+    type_text(app, "Bea")
+    key(app, pygame.K_s, unicode="s")  # typing an S types it: it does not start the game
+    type_text(app, "s")
+    assert app.top is lobby
+    key(app, pygame.K_RETURN)
+    assert lobby.session.seats[1]["name"] == "Beas"
+    assert lobby.form.focused is not lobby.name_input
+    click(app, lobby.seat_rects[2].center)  # a third: Esc keeps "Player 3", stays in lobby
+    type_text(app, "Zz")
+    key(app, pygame.K_ESCAPE)
+    assert app.top is lobby and lobby.session.seats[2]["name"] == "Player 3"
+    key(app, pygame.K_LEFT)  # pick Bea's seat again: the box shows her name
+    frames(app)
+    assert lobby.pick == 1 and lobby.name_input.text == "Beas"
+    click(app, lobby.name_input.rect.center)
+    for _ in range(4):
+        key(app, pygame.K_BACKSPACE)
+    type_text(app, "Bea")
+    key(app, pygame.K_TAB)  # leaving the box some other way: Start still takes the name
+    key(app, pygame.K_s)
+    table = app.top
+    assert isinstance(table, TrackTableScene)
+    names = [s["name"] for s in table.public["seats"]]
+    assert names[1:3] == ["Bea", "Player 3"]
 
 
 def test_solo_undo_takes_back_the_last_turn(app: App) -> None:

@@ -192,6 +192,30 @@ def test_lobby_sit_take_leave_set_cpu_and_start_permissions() -> None:
     assert t.pause_reasons() == []
 
 
+def test_rename_in_the_lobby_only_by_the_seat_itself_and_saved(tmp_path) -> None:
+    clock = FakeClock()
+    path = tmp_path / "t.jsonl"
+    t = Table.create("race", {"seats": 4}, 5, None, clock=clock, cpu=FirstCpu(),
+                     save_path=path, fsync=False)
+    cy = t.sit("Cy").data["token"]
+    di = t.take_seat(2, "Player 2", local=True).data["token"]
+    assert t.rename(di, "  Di   Ann ").ok
+    assert t.snapshot(None)["seats"][2]["name"] == "Di Ann"
+    assert t.snapshot(None)["seats"][0]["name"] == "Cy"  # only the token's own seat
+    assert t.rename("nobody", "Zed").code == "bad_token"
+    assert t.rename(t.token(1), "Zed").code == "bad_token"  # a CPU seat's token
+    assert t.rename(cy, "").code == "bad_request"
+    assert t.rename(cy, "x" * 25).code == "bad_request"
+    assert t.snapshot(None)["seats"][0]["name"] == "Cy"
+    t.start(t.host_token)
+    assert t.rename(cy, "Cyril").code == "not_allowed"
+    assert t.snapshot(None)["seats"][0]["name"] == "Cy"
+    t.close()
+    again = Table.resume(path, clock=FakeClock(), cpu=FirstCpu())
+    assert [s["name"] for s in again.snapshot(None)["seats"]][::2] == ["Cy", "Di Ann"]
+    again.close()
+
+
 def test_create_refuses_bad_arguments() -> None:
     clock = FakeClock()
     with pytest.raises(TableError):

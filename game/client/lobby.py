@@ -14,7 +14,7 @@ import pygame
 
 from game.client import theme
 from game.client.scene import Scene
-from game.client.widgets import Button
+from game.client.widgets import Button, TextInput
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -56,9 +56,15 @@ class LobbyScene(Scene):
         self.ready_button = Button("Ready", self.ready, hotkey=pygame.K_r)
         self.ready_button.visible = False
         self.back_button = Button("Back", self.back)
+        # hot seat: the name of the person at the picked local seat (shown with 2+ of them)
+        self.name_input = TextInput("Name", "", 24, self._typed, lambda _t: self.commit_name(),
+                                    placeholder="who sits here? then Enter")
+        self.name_input.visible = False
+        self.name_seat: int | None = None
         self.form.add(self.start_button)
         self.form.add(self.ready_button)
         self.form.add(self.back_button)
+        self.form.add(self.name_input)
         self.form.focus(None)
         self.waiting_start = False
         # the person sits at their preferred colour, else the first seat (a local table; on
@@ -98,18 +104,69 @@ class LobbyScene(Scene):
         self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
         self.start_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
         self.ready_button.rect = self.start_button.rect.copy()
+        nw = min(self.px(560), int(w * 0.9))
+        self.name_input.rect = pygame.Rect((w - nw) // 2, by - self.px(118), nw, self.px(46))
+
+    # hot-seat names ------------------------------------------------------------
+    def hot_seat(self) -> bool:
+        """A table on this screen with two or more people at it."""
+        return not getattr(self.session, "remote", False) and len(self.session.local_seats) > 1
+
+    def sync_name(self) -> None:
+        """Show the name box for the picked seat when it is a hot-seat person's."""
+        show = self.hot_seat() and self.pick in self.session.tokens
+        if not show:
+            if self.name_input.visible:
+                self.name_input.visible = False
+                self.form.check_focus()
+            self.name_seat = None
+            return
+        self.name_input.visible = True
+        self.name_input.label = f"{theme.SEAT_COLOUR_NAMES[self.colour_of(self.pick)]}'s name"
+        if self.name_seat != self.pick:
+            self.name_seat = self.pick
+            self.name_input.text = str(self.session.seats[self.pick]["name"])
+
+    def _typed(self, _text: str) -> None:
+        self.error = None
+
+    def commit_name(self) -> None:
+        """Give the picked seat the typed name (Enter, or leaving the box)."""
+        seat = self.name_seat
+        if seat is None or seat not in self.session.tokens:
+            return
+        text = " ".join(self.name_input.text.split())
+        if text and text != self.session.seats[seat]["name"]:
+            r = self.session.rename(seat, text)
+            self.error = None if r.ok else r.message
+        self.name_input.text = str(self.session.seats[seat]["name"])
+        if self.form.focused is self.name_input:
+            self.form.focus(None)
 
     # intents -----------------------------------------------------------------
     def toggle(self, seat: int) -> None:
         if seat >= len(self.session.seats):
             return
+        self.commit_name()
         if seat in self.session.tokens:
             r = self.session.leave(seat)
         else:
+            taken = {str(s["name"]) for s in self.session.seats if s["kind"] == "person"}
             mine = len(self.session.local_seats)
             name = self.app.settings.name if mine == 0 else f"Player {mine + 1}"
+            k = mine + 1
+            while name in taken:
+                k += 1
+                name = f"Player {k}"
             r = self.session.sit(seat, name)
+            if r.ok and mine > 0 and not getattr(self.session, "remote", False):
+                # a second person at this screen: ask their name at once
+                self.pick = seat
+                self.sync_name()
+                self.name_input.text = ""
+                self.form.focus(self.name_input)
         self.error = None if r.ok else r.message
+        self.sync_name()
         self.app.sound("click")
 
     def set_level(self, seat: int, level: str) -> None:
@@ -118,6 +175,7 @@ class LobbyScene(Scene):
         self.app.sound("click")
 
     def start(self) -> None:
+        self.commit_name()
         if not self.session.local_seats:
             self.error = "Tap a colour to sit there first."
             return
@@ -143,6 +201,7 @@ class LobbyScene(Scene):
         self.app.replace(open_table(self.app, self.session))
 
     def update(self, dt: float) -> None:
+        self.sync_name()
         if not getattr(self.session, "remote", False):
             return
         self.session.poll()
@@ -186,6 +245,13 @@ class LobbyScene(Scene):
 
     # events ------------------------------------------------------------------
     def handle(self, ev: pygame.event.Event) -> None:
+        if ev.type == pygame.KEYDOWN and self.form.focused is self.name_input:
+            if ev.key == pygame.K_ESCAPE:  # keep the name it had; the lobby keys work again
+                self.name_input.text = ""
+                self.commit_name()
+                return
+            if ev.key in (pygame.K_LEFT, pygame.K_RIGHT):
+                return
         if self.form.handle(ev):
             return
         n = max(1, len(self.session.seats))
@@ -221,6 +287,7 @@ class LobbyScene(Scene):
         w, _h = surf.get_size()
         if len(self.seat_rects) != len(self.session.seats):
             self.layout(*surf.get_size())
+        self.sync_name()
         if not self.session.seats:
             status = getattr(self.session, "status", "connecting")
             t = a.text(f"Connecting to the table ({status})...", self.px(30), theme.ACCENT2)
@@ -242,7 +309,7 @@ class LobbyScene(Scene):
             cell = self.seat_rects[i]
             colour = theme.seat_colour(self.colour_of(i))
             surf.blit(a.nine_slice("panel", cell.size, 14), cell)
-            if i == self.pick and self.form.focused is None:
+            if i == self.pick and self.form.focused in (None, self.name_input):
                 pygame.draw.rect(surf, theme.FOCUS, cell.inflate(6, 6), 3, border_radius=16)
             d = min(cell.w // 3, cell.h // 3)
             c = (cell.centerx, cell.y + self.px(14) + d // 2)
@@ -270,7 +337,9 @@ class LobbyScene(Scene):
             else:
                 remote = getattr(self.session, "remote", False)
                 if mine:
-                    hint = "You" if remote else "You - tap to stand up"
+                    first = self.session.local_seats[:1] == [i]
+                    hint = "You" if remote else (
+                        "You - tap to stand up" if first else "Here - tap to stand up")
                 else:
                     hint = ("Ready" if s.get("ready") else "Not ready") if remote else \
                         "On this screen"
@@ -280,6 +349,9 @@ class LobbyScene(Scene):
         if getattr(self.session, "remote", False):
             tip = ("Share the code or the link: whoever joins takes a free colour."
                    if self.session.is_host else "Tap a free colour to move there; tap Ready.")
+        elif self.name_input.visible:
+            tip = ("Type the name of the person at the picked colour, then Enter "
+                   "(Left / Right pick another seat).")
         else:
             tip = "Tap a colour to sit there; tap more colours for a hot-seat game."
         msg = self.error or tip

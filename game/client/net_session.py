@@ -151,6 +151,10 @@ class NetSession(SessionReads):
     def sit(self, seat: int, name: str) -> Result:
         return self._sent(self.client.sit(seat), "sit")
 
+    def rename(self, seat: int, name: str) -> Result:
+        return Result(False, "not_allowed", "on a LAN table your name is the one you joined with",
+                      self.public["state_no"])
+
     def leave(self, seat: int) -> Result:
         return Result(False, "not_allowed", "on a LAN table, tap another colour to move",
                       self.public["state_no"])

@@ -103,6 +103,12 @@ class LocalSession(SessionReads):
                 self.event_seat = seat
         return self._result(r)
 
+    def rename(self, seat: int, name: str) -> Result:
+        tok = self.tokens.get(seat)
+        if tok is None:
+            return self._result(Result(False, "bad_token", f"seat {seat} is not yours", 0))
+        return self._result(self.table.rename(tok, name))
+
     def leave(self, seat: int) -> Result:
         tok = self.tokens.get(seat)
         if tok is None:

@@ -85,6 +85,18 @@ def shot_lobby(app: App) -> None:
     s.set_cpu(3, "easy")
 
 
+def shot_lobby_hotseat(app: App) -> None:
+    """A second person just sat at Blue: the name box asks who it is."""
+    from game.client.testing import frames
+
+    s = _session(app, {"game": "track", "rules": "classic", "seats": 4})
+    lobby = LobbyScene(app, s)
+    app.push(lobby)
+    lobby.toggle(1)
+    lobby.name_input.set_text("Bea")
+    frames(app)
+
+
 def shot_lobby8(app: App) -> None:
     s = _session(app, {"game": "track", "rules": "classic", "seats": 8, "mode": "ffa"})
     app.push(LobbyScene(app, s))
@@ -283,6 +295,7 @@ SHOTS: dict[str, Callable[[App], None]] = {
     "trash_hint": shot_trash_hint,
     "lobby": shot_lobby,
     "lobby_8": shot_lobby8,
+    "lobby_hotseat": shot_lobby_hotseat,
     "track_tees_4": _track({"rules": "tees", "seats": 4}),
     "track_tees_6": _track({"rules": "tees", "seats": 6}),
     "track_classic_2": _track({"rules": "classic", "seats": 2, "mode": "h2h"}),
