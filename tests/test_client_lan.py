@@ -67,6 +67,30 @@ def test_host_a_game_a_guest_joins_by_link_and_the_host_starts(app: App) -> None
         guest.close()
 
 
+def test_a_guest_who_drops_off_in_the_lobby_is_freed_by_the_host(app: App) -> None:
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)  # Host a game
+    nt = app.top
+    assert isinstance(nt, screens.NewTableScene) and nt.kind == "host"
+    click(app, nt.start_button.rect.center)
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene), nt.error
+    session = lobby.session
+    assert pump(app, lambda: bool(session.seats) and session.local_seats == [0])
+    guest = Client(session.link.replace("0.0.0.0", "127.0.0.1"), "Bea").start()
+    try:
+        assert pump(app, lambda: any(s["name"] == "Bea" and s["connected"]
+                                     for s in session.seats))
+        seat = next(s["seat"] for s in session.seats if s["name"] == "Bea")
+    finally:
+        guest.close()
+    assert pump(app, lambda: not session.seats[seat]["connected"])
+    assert session.seats[seat]["kind"] == "person"  # the seat waits for her...
+    click(app, lobby.seat_rects[seat].center)  # ...until the host frees it
+    assert pump(app, lambda: session.seats[seat]["kind"] == "cpu")
+    assert lobby.error is None and session.local_seats == [0]
+
+
 def test_join_by_typing_a_link_and_a_wrong_code_is_explained(app: App) -> None:
     t = Table.create("track", {"rules": "classic", "seats": 4}, 5,
                      [SeatSpec("person", "Host")] + [SeatSpec() for _ in range(3)],

@@ -148,6 +148,14 @@ class LobbyScene(Scene):
         if seat >= len(self.session.seats):
             return
         self.commit_name()
+        here = self.session.seats[seat]
+        if seat not in self.session.tokens and here["kind"] == "person" and \
+                not here.get("connected", True) and self.session.is_host:
+            # someone who joined and dropped off before the start: the host frees the seat
+            r = self.session.hand_to_cpu(seat, "tricky")
+            self.error = None if r.ok else r.message
+            self.app.sound("click")
+            return
         if seat in self.session.tokens:
             r = self.session.leave(seat)
         else:
@@ -340,6 +348,9 @@ class LobbyScene(Scene):
                     first = self.session.local_seats[:1] == [i]
                     hint = "You" if remote else (
                         "You - tap to stand up" if first else "Here - tap to stand up")
+                elif not s.get("connected", True):
+                    hint = "Dropped off - tap to free" if self.session.is_host else \
+                        "Dropped off"
                 else:
                     hint = ("Ready" if s.get("ready") else "Not ready") if remote else \
                         "On this screen"
