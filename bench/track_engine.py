@@ -1,6 +1,6 @@
 """Speed of the track-game engine: random games on one core.
 
-    python bench/track_engine.py [--seconds 3] [--only classic:4] [--events]
+    python bench/track_engine.py [--seconds 3] [--only classic:4] [--events] [--python]
 
 For each configuration it plays complete games, each play chosen uniformly at random from the
 legal list (``legal_plays`` then ``apply``, no events unless ``--events``), for about
@@ -12,7 +12,10 @@ is kept for the legal-play timing (keeping every position with its cached legal 
 cyclic garbage collector walk a heap that grows through the game, up to half the time in
 8-player team games). It prints one final line per configuration:
 
-    track <rules> <seats>p games/s=<x> turns/s=<y> legal/s=<z> (wall: games/s=.. ..)
+    track <rules> <seats>p games/s=<x> turns/s=<y> legal/s=<z> (wall: games/s=.. ..) engine=c
+
+``engine=c`` when the optional C core (``game/rules/track/_fast.c``) ran, ``engine=python``
+when it is not built or ``--python`` forced the pure-Python engine.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import argparse
 import time
 
 from game.rules.cards import Rng
+from game.rules.track import engine
 from game.rules.track.engine import apply_play, gen_legal, new_game
 
 CONFIGS = [("tees", 4), ("tees", 6), ("classic", 1), ("classic", 2), ("classic", 4),
@@ -66,7 +70,7 @@ def bench(rules: str, seats: int, seconds: float, events: bool) -> str:
     wl = time.perf_counter() - w1
     return (f"track {rules} {seats}p games/s={games / dt:.1f} turns/s={turns / dt:.0f} "
             f"legal/s={reps / dl:.0f} (wall: games/s={games / wt:.1f} turns/s={turns / wt:.0f} "
-            f"legal/s={reps / wl:.0f})")
+            f"legal/s={reps / wl:.0f}) engine={'c' if engine.FAST else 'python'}")
 
 
 def main() -> None:
@@ -74,7 +78,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per configuration")
     ap.add_argument("--only", action="append", help="rules:seats, e.g. classic:4 (repeatable)")
     ap.add_argument("--events", action="store_true", help="build the events too")
+    ap.add_argument("--python", action="store_true", help="force the pure-Python engine")
     args = ap.parse_args()
+    if args.python:
+        engine.set_fast(False)
     configs = CONFIGS
     if args.only:
         configs = [(o.split(":")[0], int(o.split(":")[1])) for o in args.only]

@@ -1,6 +1,6 @@
 """Regression fingerprint of the track-game engine: a hash over seeded random games.
 
-    python bench/track_fingerprint.py [--quick]
+    python bench/track_fingerprint.py [--quick] [--python]
 
 Plays seeded random games across every rule set, mode and seat count (plays chosen by a
 seeded :class:`Rng` from the legal list) and hashes, per turn, the position line, the legal
@@ -11,7 +11,9 @@ rule, of legal-play order, of an event or of the shuffle changes the digest.
 
 Recorded before the speed work (commit 9943f19) and unchanged through it:
 ``fingerprint 7e5f53d5de4fbb6e1fd7f1b1974bb1e1``
-(``--quick``: ``4581dc0aa13a699b8c77f514cf31fa2e``).
+(``--quick``: ``4581dc0aa13a699b8c77f514cf31fa2e``). The C core (``game/rules/track/_fast.c``,
+used when built) must give the same digests as the Python engine (``--python`` forces it);
+the last line names the engine that ran.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import json
 import time
 
 from game.rules.cards import Rng
+from game.rules.track import engine
 from game.rules.track.engine import apply_play, gen_legal, new_game, outcome
 from game.rules.track.notation import format_position
 
@@ -80,7 +83,10 @@ def game_digest(conf: dict, seed: int, h: hashlib._Hash, positions: bool) -> int
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a fifth of the games")
+    ap.add_argument("--python", action="store_true", help="force the pure-Python engine")
     args = ap.parse_args()
+    if args.python:
+        engine.set_fast(False)
     total = hashlib.sha256()
     t0 = time.process_time()
     for conf, games in CONFIGS:
@@ -91,7 +97,8 @@ def main() -> None:
         d = h.hexdigest()[:16]
         total.update(d.encode())
         print(f"{json.dumps(conf, sort_keys=True)} games={games} turns={turns} {d}", flush=True)
-    print(f"fingerprint {total.hexdigest()[:32]} cpu={time.process_time() - t0:.1f}s")
+    print(f"fingerprint {total.hexdigest()[:32]} cpu={time.process_time() - t0:.1f}s "
+          f"engine={'c' if engine.FAST else 'python'}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,13 @@ from game.rules.api import ConfigError, RulesError
 from game.rules.cards import JOKER, Rng, make_deck
 from game.rules.track.board import PEGS, Board
 
+try:  # the optional C core (game/rules/track/_fast.c); the Python code below is the reference
+    from game.rules.track import _fast
+except ImportError:  # not built: the Python engine runs
+    _fast = None
+
+FAST = False  # True while the C core serves gen_legal / apply_play(events=False)
+
 TEES, CLASSIC, TEAM = 0, 1, 2
 RULE_NAMES = ("tees", "classic", "team")
 MODES = ("teams", "h2h", "ffa", "solo")
@@ -121,6 +128,7 @@ class Cfg:
         "comeout",
         "conf",
         "deck",
+        "fast",
         "fwd",
         "inspot",
         "jokers",
@@ -181,6 +189,7 @@ class Cfg:
             bwd.append(tuple(g))
         self.fwd = tuple(fwd)
         self.bwd = tuple(bwd)
+        self.fast = None if _fast is None else _fast.Config(self)
 
 
 _CFG_CACHE: dict[tuple, Cfg] = {}
@@ -1085,7 +1094,9 @@ def gen_legal(st: TrackState) -> list[Play]:
     """Every legal play of the seat to move (cached on the state)."""
     lg = st._legal
     if lg is None:
-        if st.turn < 0:
+        if FAST:
+            lg = _fast.legal(st)
+        elif st.turn < 0:
             lg = []
         elif st.cfg.rules == TEES:
             lg = _gen_tees(st)
@@ -1225,6 +1236,9 @@ def _tees_deal(s: TrackState, events: list | None) -> None:
 
 def _tees_continue(s: TrackState, after: int, events: list | None) -> None:
     """Find the next seat (clockwise after ``after``) that can play, dealing and folding."""
+    if FAST and events is None:
+        _fast.tees_continue(s, after)
+        return
     n = s.cfg.n
     while True:
         seat = -1
@@ -1301,6 +1315,8 @@ def new_game(config: Mapping[str, Any], seed: Any, events: list | None = None) -
 def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
                ) -> tuple[TrackState, list[dict[str, Any]]]:
     """Apply a play already known to be legal (from :func:`gen_legal`). Never mutates ``st``."""
+    if FAST and not events:
+        return _fast.apply(st, seat, play), []
     cfg = st.cfg
     ev: list | None = [] if events else None
     s = st.copy()
@@ -1397,3 +1413,22 @@ def game_over_event(s: TrackState) -> dict[str, Any]:
     ev: dict[str, Any] = {"type": "game_over"}
     ev.update(outcome(s) or {})
     return ev
+
+
+# --------------------------------------------------------------------------------------------
+# The optional C core
+
+
+def set_fast(on: bool) -> bool:
+    """Use the C core (when it is built) for :func:`gen_legal`, ``apply_play(events=False)``
+    and the tees deals and folds; ``False`` forces the Python code. Returns the previous
+    setting. States keep the legal list they cached under either core."""
+    global FAST
+    prev = FAST
+    FAST = bool(on) and _fast is not None
+    return prev
+
+
+if _fast is not None:
+    _fast.setup(Play, TrackState, RulesError)
+    FAST = True
