@@ -1561,7 +1561,8 @@ static int rng_get(CState *s)
         PyErr_SetString(PyExc_TypeError, "rng must be an int");
         return -1;
     }
-    unsigned long long v = PyLong_AsUnsignedLongLong(s->rng_o);
+    /* cards.Rng masks its state to 64 bits on the first draw */
+    unsigned long long v = PyLong_AsUnsignedLongLongMask(s->rng_o);
     if (v == (unsigned long long)-1 && PyErr_Occurred())
         return -1;
     s->rng = v;
@@ -1591,10 +1592,10 @@ static uint64_t below(uint64_t *state, uint64_t n)
 /* sorted(cards) shuffled by the state's rng, as a new tuple */
 static PyObject *sorted_shuffled(CState *s, PyObject *a, PyObject *b)
 {
-    if (rng_get(s) < 0)
-        return NULL;
     Py_ssize_t na = PyTuple_GET_SIZE(a), nb = b ? PyTuple_GET_SIZE(b) : 0;
     Py_ssize_t n = na + nb;
+    if (n > 1 && rng_get(s) < 0) /* fewer than 2 cards: no draw from the generator */
+        return NULL;
     Py_ssize_t count[MAXCARD + 1];
     memset(count, 0, sizeof(count));
     for (Py_ssize_t i = 0; i < n; i++) {
