@@ -40,6 +40,9 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+SAMPLES = [0]  # --samples: Nasty (track) searches exactly this many samples, ignoring the clock
+
+
 def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget: float) -> str:
     if len(legal) == 1:
         return legal[0]
@@ -50,18 +53,28 @@ def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget:
         return track.lite_choice(st, st.turn, plays).token
     if lvl == "first":  # experiment: the first legal play
         return legal[0]
+    if lvl == "nasty" and game == "track" and SAMPLES[0]:  # experiment: a fixed sample count
+        from game.ai import track
+
+        return track.nasty(view, legal, seed, 1e9, max_samples=SAMPLES[0])
     return choose_play(game, view, legal, lvl, seed, budget)
 
 
 def _tweak() -> None:
-    """Experiments: ``TT_AI_PARAMS="track.HIT_TAKE=0,layout.X=1"`` overrides module constants."""
+    """Experiments: ``TT_AI_PARAMS="track.HIT_TAKE=0,layout.X=1"`` overrides module constants;
+    ``track.SMART_PLIES.tees=3`` sets one entry of a per-rule-set dict."""
     import importlib
     import os
 
+    SAMPLES[0] = int(os.environ.get("TT_SAMPLES", "0"))
     for item in filter(None, os.environ.get("TT_AI_PARAMS", "").split(",")):
         name, value = item.split("=")
-        mod, attr = name.rsplit(".", 1)
-        setattr(importlib.import_module(f"game.ai.{mod}"), attr, float(value))
+        parts = name.split(".")
+        mod = importlib.import_module(f"game.ai.{parts[0]}")
+        if len(parts) == 3:
+            getattr(mod, parts[1])[parts[2]] = float(value)
+        else:
+            setattr(mod, parts[1], float(value))
 
 
 def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, Any]:
@@ -128,7 +141,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--max-plays", type=int, default=6000)
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--samples", type=int, default=0,
+                    help="experiments: track Nasty searches exactly this many samples per "
+                         "decision (repeatable; the budget is ignored)")
     args = ap.parse_args(argv)
+    if args.samples:
+        import os
+
+        os.environ["TT_SAMPLES"] = str(args.samples)  # inherited by the spawned workers
     rules = args.rules if args.game == "track" else "trash"
     jobs = [
         (args.game, args.rules, args.a, args.b, args.seed + i // 2, i % 2, args.budget_ms,

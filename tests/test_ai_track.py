@@ -196,3 +196,38 @@ def test_every_level_in_other_modes(config: dict) -> None:
             asked += 1
         st, _ = RULES.apply(st, st.turn, legal[rng.below(len(legal))], events=False)
     assert asked >= 3
+
+
+def test_race_drops_only_a_candidate_clearly_behind() -> None:
+    """Nasty's racing, by hand: after 10 common samples candidate 0 leads; candidate 1 trails it
+    by 6 and 4 alternately (paired difference 5, standard error 1/3: dropped at z=2); candidate
+    2 trails by 1 on average but by 11 and -9 alternately (standard error about 3.3: kept). The
+    shrunk means divide the totals by 10 + PRIOR_N: gaps 50/14 and 10/14."""
+    lead = [10.0, 20.0, 10.0, 20.0, 10.0, 20.0, 10.0, 20.0, 10.0, 20.0]
+    behind = [v - (4.0 if t % 2 else 6.0) for t, v in enumerate(lead)]
+    noisy = [v - (11.0 if t % 2 else -9.0) for t, v in enumerate(lead)]
+    assert sum(lead) - sum(noisy) == 10.0
+    svals = [lead, behind, noisy]
+    totals = [sum(v) for v in svals]
+    prior = [0.0, 0.0, 0.0]  # equal Tricky scores: the shrinkage does not change the order
+    assert ai._race([0, 1, 2], totals, svals, prior, 10, 2.0) == [0, 2]
+    # a huge z keeps everyone; the leader is never dropped
+    assert ai._race([0, 1, 2], totals, svals, prior, 10, 1e9) == [0, 1, 2]
+    assert ai._race([1, 2], totals, svals, prior, 10, 2.0)[0] in (1, 2)
+
+
+def test_nasty_rollout_replies_are_tricky_choices() -> None:
+    """With smart plies the first replies in a rollout are Tricky's own choices: the search
+    still takes the obvious bump and avoids the obvious blunder, with or without racing."""
+    saved = (dict(ai.SMART_PLIES), ai.SMART_TOPK, ai.RACE_Z)
+    try:
+        for rules in ai.SMART_PLIES:
+            ai.SMART_PLIES[rules] = 3.0
+        for topk, z in ((0.0, 0.0), (3.0, 2.0)):
+            ai.SMART_TOPK, ai.RACE_Z = topk, z
+            assert _ask(BUMP_TEES, "nasty") == "5:a10+5"
+            assert _ask(BUMP_CLASSIC, "nasty") == "6:a30+6"
+            assert _ask(BLUNDER_TEES, "nasty") == "4:a20+4"
+    finally:
+        ai.SMART_PLIES.update(saved[0])
+        ai.SMART_TOPK, ai.RACE_Z = saved[1], saved[2]

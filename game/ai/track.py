@@ -63,6 +63,13 @@ BUDGET_USE = 0.85  # Nasty plans to finish within this share of its budget
 # candidate plays it compares, per rule set (classic/team plays are dearer: 7 and 9 splits)
 ROLLOUT_ROUNDS = {"tees": 2.0, "classic": 2.0, "team": 2.0}
 CANDIDATES = {"tees": 6, "classic": 4, "team": 4}
+# rollout plies (after the candidate) in which the mover answers with Tricky's own choice (full
+# evaluation from its sampled hand) instead of the Tricky-lite policy
+SMART_PLIES = {"tees": 0.0, "classic": 0.0, "team": 0.0}
+SMART_TOPK = 0.0  # >0: a smart ply judges only the best this many plays by the lite score
+RACE_MIN = 8.0  # samples before Nasty may drop a candidate that is clearly behind
+RACE_Z = 0.0  # >0: drop a candidate whose shrunk mean trails the leader's by this many SEs
+LEAF_MAX = 0.0  # 1: a leaf where the searching seat is to move is worth its best play's score
 KEEP = 1.0  # weight of the cards-kept term
 KEEP_THREAT = 0.6  # an opponent peg we can hit with a card we keep
 
@@ -149,6 +156,27 @@ def peg_value(st: TrackState, pid: int, loc: int) -> float:
     return OUT + lap - d
 
 
+_PV_CACHE: dict[tuple, list[list[float]]] = {}
+
+
+def _pv(st: TrackState) -> list[list[float]]:
+    """``peg_value`` as a table: ``_pv(st)[pid][loc + 1]`` (built once per board and weights)."""
+    cfg = st.cfg
+    key = (cfg.R, cfg.inspot, OUT, HOME, HOME_DEPTH)
+    t = _PV_CACHE.get(key)
+    if t is None:
+        rows = []
+        for c in range(cfg.n):
+            row = [0.0] * (HOME0 + PEGS + 2)
+            for loc in range(cfg.R):
+                row[loc + 1] = peg_value(st, c * PEGS, loc)
+            for k in range(1, PEGS + 1):
+                row[HOME0 + k + 1] = peg_value(st, c * PEGS, HOME0 + k)
+            rows.append(row)
+        t = _PV_CACHE[key] = [rows[pid // PEGS] for pid in range(cfg.n * PEGS)]
+    return t
+
+
 def _hit_ranks(st: TrackState, pegs: Sequence[int], occ: list[int], attacker_cols: Sequence[int],
                target: int) -> set[int]:
     """Ranks with which a seat moving ``attacker_cols`` could land on ring hole ``target``."""
@@ -219,11 +247,12 @@ def evaluate(st: TrackState, pegs: Sequence[int], team: int, know: Know,
     team_of = cfg.team_of
     mine = 0.0
     theirs = 0.0
+    pv = _pv(st)
     for c in range(n):
         b = c * PEGS
         v = 0.0
         for pid in range(b, b + PEGS):
-            v += peg_value(st, pid, pegs[pid])
+            v += pv[pid][pegs[pid] + 1]
         if team_of[c] == team:
             mine += v
         else:
@@ -256,7 +285,7 @@ def evaluate(st: TrackState, pegs: Sequence[int], team: int, know: Know,
                 if s_team == tc:
                     continue
                 if tc == team:
-                    v = peg_value(st, pid, loc)
+                    v = pv[pid][loc + 1]
                     if v > best_v:
                         best_v = v
                     ranks = _hit_ranks(st, pegs, occ, cols, loc)
@@ -265,7 +294,7 @@ def evaluate(st: TrackState, pegs: Sequence[int], team: int, know: Know,
                 elif s_team == team:
                     ranks = _hit_ranks(st, pegs, occ, cols, loc)
                     if ranks:
-                        threat += p_holds(know, ranks, h) * peg_value(st, pid, loc)
+                        threat += p_holds(know, ranks, h) * pv[pid][loc + 1]
             if losses:
                 losses.sort(reverse=True)
                 risk += HIT_TAKE * (losses[0] + MULTI_HIT * sum(losses[1:]))
@@ -281,7 +310,7 @@ def evaluate(st: TrackState, pegs: Sequence[int], team: int, know: Know,
                         continue
                     ranks = _hit_ranks(st, pegs, occ, my_cols, loc)
                     if ranks & kept:
-                        threat += KEEP_THREAT * peg_value(st, pid, loc)
+                        threat += KEEP_THREAT * pv[pid][loc + 1]
         score += -risk + THREAT_W * threat / (nopp if nopp > 0 else 1)
     if hand_after is not None and cfg.rules != TEES:
         score += KEEP * hand_value(st, pegs, hand_after, know.seat)
@@ -355,22 +384,23 @@ def lite_score(st: TrackState, seat: int, p: Play) -> float:
     if p.parts[0][0] == "x":
         r = p.rank
         return -20.0 if r == 0 else -(1.0 if r in (7, 8) else 0.0)
-    cfg = st.cfg
-    team_of = cfg.team_of
+    team_of = st.cfg.team_of
     t = team_of[seat]
     pegs = st.pegs
+    pv = _pv(st)
     s = 0.0
     for part, bumps in zip(p.parts, p.bumps, strict=True):
         kind, pid, frm, to, n = part
+        row = pv[pid]
         sign = 1.0 if team_of[pid // PEGS] == t else -1.0
         if kind == "t":
-            s += sign * (peg_value(st, pid, to) - peg_value(st, pid, frm))
-            dq = peg_value(st, n, frm) - peg_value(st, n, pegs[n])
+            s += sign * (row[to + 1] - row[frm + 1])
+            dq = pv[n][frm + 1] - pv[n][pegs[n] + 1]
             s += dq if team_of[n // PEGS] == t else -dq
             continue
-        s += sign * (peg_value(st, pid, to) - peg_value(st, pid, frm))
+        s += sign * (row[to + 1] - row[frm + 1])
         for q, qf, qt in bumps:
-            dv = peg_value(st, q, qt) - peg_value(st, q, qf)
+            dv = pv[q][qt + 1] - pv[q][qf + 1]
             s += dv if team_of[q // PEGS] == t else -dv
     if p.rank == 0:
         s -= 8.0
@@ -517,7 +547,13 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
         return plays[cand[0]].token
     SearchStats.candidates = len(cand)
     totals = [0.0] * len(cand)
+    svals: list[list[float]] = [[] for _ in cand]
+    active = list(range(len(cand)))
+    race_z = RACE_Z
+    race_min = max(2, int(RACE_MIN))
     depth = int(ROLLOUT_ROUNDS[rules] * cfg.n) - 1
+    smart = int(SMART_PLIES[rules])
+    topk = int(SMART_TOPK)
     k = 0
     per = 0.0
     while max_samples is None or k < max_samples:
@@ -525,19 +561,35 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
         if max_samples is None and now + per * 1.5 > deadline:
             break
         det = RULES.determinize(view, (seed * 1000003 + k * 7919 + 17) & ((1 << 62) - 1))
-        for j, i in enumerate(cand):
-            s, _ = apply_play(det, seat, plays[i], events=False)
+        for j in active:
+            s, _ = apply_play(det, seat, plays[cand[j]], events=False)
             plies = 0
             while s.turn >= 0 and plies < depth:
                 lg = gen_legal(s)
-                s, _ = apply_play(s, s.turn, lite_choice(s, s.turn, lg), events=False)
+                mover = s.turn
+                if plies < smart and len(lg) > 1:
+                    if topk and len(lg) > topk:
+                        ls = [lite_score(s, mover, q) for q in lg]
+                        lg = [lg[i] for i in sorted(range(len(lg)), key=lambda i: -ls[i])[:topk]]
+                    vals = score_plays(s, mover, lg, Know(s, mover))
+                    p = lg[_argmax(vals)]
+                else:
+                    p = lite_choice(s, mover, lg)
+                s, _ = apply_play(s, mover, p, events=False)
                 plies += 1
             if s.turn < 0:
-                totals[j] += WIN if s.winner == team else -WIN
-                continue
-            leaf_know = Know(s, seat)
-            totals[j] += evaluate(s, s.pegs, team, leaf_know, s.hands[seat], seat)
+                v = WIN if s.winner == team else -WIN
+            elif LEAF_MAX and s.turn == seat:
+                v = max(score_plays(s, seat, gen_legal(s), Know(s, seat)))
+            else:
+                v = evaluate(s, s.pegs, team, Know(s, seat), s.hands[seat], seat)
+            totals[j] += v
+            svals[j].append(v)
         k += 1
+        if race_z > 0 and k >= race_min and len(active) > 1:
+            active = _race(active, totals, svals, [base[i] for i in cand], k, race_z)
+            if len(active) == 1:
+                break
         el = time.perf_counter() - now
         per = el if k == 1 else 0.7 * per + 0.3 * el
     SearchStats.samples = k
@@ -546,11 +598,33 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
     # shrink the sampled means towards Tricky's own scores (worth PRIOR_N samples), so that a
     # handful of samples cannot overturn a clear one-move judgement by luck alone
     final = [(totals[j] + PRIOR_N * base[i]) / (k + PRIOR_N) for j, i in enumerate(cand)]
-    best = 0
-    for j in range(1, len(cand)):
+    best = active[0]
+    for j in active[1:]:
         if final[j] > final[best] + 1e-9:
             best = j
     return plays[cand[best]].token
+
+
+def _race(active: list[int], totals: list[float], svals: list[list[float]], prior: list[float],
+          k: int, z: float) -> list[int]:
+    """The candidates still in the race after ``k`` common samples: the leader (best mean,
+    shrunk towards Tricky's score like the final choice) and every candidate whose paired
+    difference to it is not ``z`` standard errors below."""
+    means = {j: (totals[j] + PRIOR_N * prior[j]) / (k + PRIOR_N) for j in active}
+    lead = max(active, key=lambda j: means[j])
+    lv = svals[lead]
+    keep = []
+    for j in active:
+        if j == lead:
+            keep.append(j)
+            continue
+        jv = svals[j]
+        d = [lv[t] - jv[t] for t in range(k)]
+        md = sum(d) / k
+        var = sum((x - md) ** 2 for x in d) / (k - 1)
+        if means[lead] - means[j] <= z * (var / k) ** 0.5 + 1e-9:
+            keep.append(j)
+    return keep
 
 
 # --------------------------------------------------------------------------------------------
