@@ -47,6 +47,28 @@ static const char *StateSlots[S_NSLOTS] = {"_board", "_legal", "cfg", "dealer", 
                                            "round", "seed", "turn", "winner"};
 static Py_ssize_t StateOff[S_NSLOTS];
 
+/* A tuple holding no object the collector tracks (ints, strings, untracked tuples) can never
+   be part of a cycle: CPython untracks such tuples itself at its next collection
+   (_PyTuple_MaybeUntrack); doing it at once keeps the collector's walks short. `untracked`
+   is for tuples this module filled with such items; `untrack_checked` looks first. */
+static PyObject *untracked(PyObject *t)
+{
+    if (t != NULL && PyTuple_CheckExact(t) && PyObject_GC_IsTracked(t))
+        PyObject_GC_UnTrack(t);
+    return t;
+}
+
+static PyObject *untrack_checked(PyObject *t)
+{
+    if (t == NULL || !PyTuple_CheckExact(t) || !PyObject_GC_IsTracked(t))
+        return t;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++)
+        if (PyObject_GC_IsTracked(PyTuple_GET_ITEM(t, i)))
+            return t;
+    PyObject_GC_UnTrack(t);
+    return t;
+}
+
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
 static void slot_set(PyObject *obj, Py_ssize_t off, PyObject *val) /* steals val */
@@ -295,10 +317,11 @@ static void board_build(Board *b, const FCfg *cf, const short *pegs)
     }
 }
 
+/* x mod R for -R <= x < 2R (every caller: a hole plus or minus at most 13, or a hole
+   difference) */
 static inline int wrap(int x, int R)
 {
-    x %= R;
-    return x < 0 ? x + R : x;
+    return x >= R ? x - R : (x < 0 ? x + R : x);
 }
 
 static inline int col_at(const Board *b, int x)
@@ -346,8 +369,24 @@ typedef struct {
 } CBump;
 
 /* engine._land: bumps of pid landing on ring hole x (classic/team): count, or -1 if illegal */
+/* ring holes a generator read, as a bit set (rd may be NULL: not recorded) */
+#define RDW 3 /* 3 * 64 >= MAXR */
+static inline void mark(uint64_t *rd, int x)
+{
+    if (rd)
+        rd[x >> 6] |= (uint64_t)1 << (x & 63);
+}
+
+static int land_rd(const FCfg *cf, const Board *b, int pid, int x, CBump *out, uint64_t *rd);
+
 static int land(const FCfg *cf, const Board *b, int pid, int x, CBump *out)
 {
+    return land_rd(cf, b, pid, x, out, NULL);
+}
+
+static int land_rd(const FCfg *cf, const Board *b, int pid, int x, CBump *out, uint64_t *rd)
+{
+    mark(rd, x);
     int q = b->occ[x];
     if (q < 0 || q == pid)
         return 0;
@@ -373,6 +412,7 @@ static int land(const FCfg *cf, const Board *b, int pid, int x, CBump *out)
         for (int i = 0; i < nv; i++)
             if (visited[i] == t)
                 return -1;
+        mark(rd, t);
         int r = b->occ[t];
         if (r < 0 || r == pid)
             return nb;
@@ -475,10 +515,10 @@ static int out_grow(Out *o, Py_ssize_t nb)
     return 0;
 }
 
-static int emit(Out *o, int rank, int np, const CPart *p, const CBump *b1, int nb1,
-                const CBump *b2, int nb2, int last)
+static inline int emit(Out *o, int rank, int np, const CPart *p, const CBump *b1, int nb1,
+                       const CBump *b2, int nb2, int last)
 {
-    if (out_grow(o, nb1 + nb2) < 0)
+    if ((o->n >= o->cap || o->nb + nb1 + nb2 > o->bcap) && out_grow(o, nb1 + nb2) < 0)
         return -1;
     CPlay *pl = &o->plays[o->n++];
     pl->rank = (unsigned char)rank;
@@ -489,15 +529,14 @@ static int emit(Out *o, int rank, int np, const CPart *p, const CBump *b1, int n
     pl->p[0] = p[0];
     if (np > 1)
         pl->p[1] = p[1];
-    else
-        memset(&pl->p[1], 0, sizeof(CPart));
     pl->boff = (int)o->nb;
-    if (nb1)
-        memcpy(o->bumps + o->nb, b1, sizeof(CBump) * nb1);
-    o->nb += nb1;
-    if (nb2)
-        memcpy(o->bumps + o->nb, b2, sizeof(CBump) * nb2);
-    o->nb += nb2;
+    CBump *dst = o->bumps + o->nb;
+    for (int i = 0; i < nb1; i++)
+        dst[i] = b1[i];
+    dst += nb1;
+    for (int i = 0; i < nb2; i++)
+        dst[i] = b2[i];
+    o->nb += nb1 + nb2;
     return 0;
 }
 
@@ -598,11 +637,29 @@ typedef struct {
     CBump b[MAXB];
 } Dest;
 
-/* engine._dests */
-static int dests(const FCfg *cf, const Board *b, char kind, int pid, int loc, int n, Dest *out)
+static void mark_path(uint64_t *rd, int loc, int n, int dir, int R)
+{
+    int x = loc;
+    for (int i = 0; i < n; i++) {
+        x += dir;
+        if (x >= R)
+            x -= R;
+        else if (x < 0)
+            x += R;
+        mark(rd, x);
+    }
+}
+
+/* engine._dests. With rd/hrd (not NULL): also the ring holes read (rd) and the colours
+   whose home was read (hrd bits): the result is the same on any board that differs from
+   this one elsewhere (and where the peg itself has not moved). */
+static int dests_rd(const FCfg *cf, const Board *b, char kind, int pid, int loc, int n,
+                    Dest *out, uint64_t *rd, unsigned *hrd)
 {
     int R = cf->R, c = pid / NPEG, k = 0;
     if (kind == 'f') {
+        if (hrd)
+            *hrd |= 1u << c;
         if (loc >= HOME0) {
             int h = loc - HOME0;
             if (h + n <= 5 && !((b->hm[c] >> h) & ((1 << n) - 1))) {
@@ -614,9 +671,11 @@ static int dests(const FCfg *cf, const Board *b, char kind, int pid, int loc, in
         }
         if (loc < 0)
             return 0;
+        if (rd)
+            mark_path(rd, loc, n, 1, R);
         if (!path_has_col(b, R, loc, n, 1, c)) {
             int x = wrap(loc + n, R);
-            int nb = land(cf, b, pid, x, out[k].b);
+            int nb = land_rd(cf, b, pid, x, out[k].b, rd);
             if (nb >= 0) {
                 out[k].to = (short)x;
                 out[k].nb = nb;
@@ -634,15 +693,22 @@ static int dests(const FCfg *cf, const Board *b, char kind, int pid, int loc, in
     }
     if (loc >= HOME0 || loc < 0)
         return 0;
+    if (rd)
+        mark_path(rd, loc, n, -1, R);
     if (path_has_col(b, R, loc, n, -1, c))
         return 0;
     int x = wrap(loc - n, R);
-    int nb = land(cf, b, pid, x, out[0].b);
+    int nb = land_rd(cf, b, pid, x, out[0].b, rd);
     if (nb < 0)
         return 0;
     out[0].to = (short)x;
     out[0].nb = nb;
     return 1;
+}
+
+static int dests(const FCfg *cf, const Board *b, char kind, int pid, int loc, int n, Dest *out)
+{
+    return dests_rd(cf, b, kind, pid, loc, n, out, NULL, NULL);
 }
 
 typedef struct {
@@ -656,43 +722,135 @@ typedef struct {
     int ranks[MAXRANKS], nranks;
 } Gen;
 
-/* the splits of `total` by their definition: every first part on the board, then every
-   second part on the board the first one leaves */
+/* One part of a split on the turn's board: its destinations and what they depend on. */
+typedef struct {
+    int n;
+    Dest d[2];
+    uint64_t rd[RDW];
+    unsigned hrd;
+} Pre;
+
+static Pre PreT[2][MAXPEG][10]; /* [kind f/b][peg][count] */
+/* per kind and count: the movers (in order) with some part on the turn's board, and what
+   the movers without one read (a first part touching none of it leaves them without) */
+static Mover Live[2][10][MAXPEG];
+static int NLive[2][10];
+static uint64_t IdleRd[2][10][RDW];
+static unsigned IdleH[2][10];
+
+/* The splits of `total` (engine._splits / _sevens_one_colour): every first part on the
+   board, then every second part on the board the first one leaves, in the engine's order.
+   A second part is taken from PreT (found on the turn's board) when its peg has not moved
+   and the first part changed none of the ring holes it read nor the home it read; else it
+   is generated on the board after the first part. */
 static int splits(Gen *g, Out *out, int total, const char (*kinds)[2], int nk, int recolour)
 {
     const FCfg *cf = g->cf;
-    Dest d1[2], d2[2];
+    Dest d2[2];
     Mover mv2[MAXPEG];
     int cols2[MAXC];
+    unsigned char have[MAXPEG];
+    int used[2] = {0, 0};
+    memset(have, 0, sizeof(have));
+    for (int kk = 0; kk < nk; kk++) {
+        used[kinds[kk][0] == 'b'] = 1;
+        used[kinds[kk][1] == 'b'] = 1;
+    }
+    for (int i = 0; i < g->nmov; i++) {
+        int pid = g->mv[i].pid, loc = g->mv[i].loc;
+        have[pid] = 1;
+        for (int ki = 0; ki < 2; ki++) {
+            if (!used[ki])
+                continue;
+            for (int a = 1; a < total; a++) {
+                Pre *p = &PreT[ki][pid][a];
+                memset(p->rd, 0, sizeof(p->rd));
+                p->hrd = 0;
+                p->n = dests_rd(cf, &g->b, ki ? 'b' : 'f', pid, loc, a, p->d, p->rd, &p->hrd);
+            }
+        }
+    }
+    for (int ki = 0; ki < 2; ki++) {
+        if (!used[ki])
+            continue;
+        for (int a = 1; a < total; a++) {
+            int nl = 0;
+            memset(IdleRd[ki][a], 0, sizeof(IdleRd[ki][a]));
+            IdleH[ki][a] = 0;
+            for (int i = 0; i < g->nmov; i++) {
+                const Pre *p = &PreT[ki][g->mv[i].pid][a];
+                if (p->n)
+                    Live[ki][a][nl++] = g->mv[i];
+                else {
+                    for (int w = 0; w < RDW; w++)
+                        IdleRd[ki][a][w] |= p->rd[w];
+                    IdleH[ki][a] |= p->hrd;
+                }
+            }
+            NLive[ki][a] = nl;
+        }
+    }
     for (int kk = 0; kk < nk; kk++) {
         char k1 = kinds[kk][0], k2 = kinds[kk][1];
+        int i1 = k1 == 'b', i2 = k2 == 'b';
         for (int i = 0; i < g->nmov; i++) {
-            int loc1 = g->mv[i].loc, pid1 = g->mv[i].pid;
+            int loc1 = g->mv[i].loc, pid1 = g->mv[i].pid, c1 = pid1 / NPEG;
             for (int a = 1; a < total; a++) {
-                int nd1 = dests(cf, &g->b, k1, pid1, loc1, a, d1);
+                const Pre *p1 = &PreT[i1][pid1][a];
                 int rest = total - a;
-                for (int e = 0; e < nd1; e++) {
-                    int to1 = d1[e].to, nb1 = d1[e].nb;
-                    Board b2 = g->b;
-                    board_do(&b2, pid1, to1, d1[e].b, nb1);
-                    int nm2 = -1;
-                    if (recolour && to1 >= HOME0) {
-                        int nc2 = controlled(cf, g->seat, b2.pegs, cols2);
-                        if (nc2 != g->ncols || memcmp(cols2, g->cols, sizeof(int) * nc2))
-                            nm2 = movers_of(b2.pegs, cols2, nc2, mv2, NULL, NULL);
+                for (int e = 0; e < p1->n; e++) {
+                    const Dest *d1 = &p1->d[e];
+                    int to1 = d1->to, nb1 = d1->nb;
+                    /* what the first part changes: ring holes T, homes th */
+                    uint64_t T[RDW] = {0, 0, 0};
+                    unsigned th = 0;
+                    if (loc1 >= HOME0)
+                        th |= 1u << c1;
+                    else if (loc1 >= 0)
+                        mark(T, loc1);
+                    if (to1 >= HOME0)
+                        th |= 1u << c1;
+                    else
+                        mark(T, to1);
+                    for (int j = 0; j < nb1; j++) {
+                        mark(T, d1->b[j].qf);
+                        if (d1->b[j].qt >= 0)
+                            mark(T, d1->b[j].qt);
                     }
-                    if (nm2 < 0) {
-                        nm2 = 0;
-                        for (int j = 0; j < g->nmov; j++) {
-                            int pid = g->mv[j].pid;
-                            if (pid == pid1 || b2.pegs[pid] == START)
-                                continue;
-                            mv2[nm2].pid = (signed char)pid;
-                            mv2[nm2].loc = b2.pegs[pid];
-                            nm2++;
+                    Board b2;
+                    int have_b2 = 0;
+                    const Mover *m2 = g->mv;
+                    int nm2 = g->nmov;
+                    int moved = nb1 || (recolour && to1 >= HOME0);
+                    if (!moved && !(IdleH[i2][rest] & th) && !(IdleRd[i2][rest][0] & T[0]) &&
+                        !(IdleRd[i2][rest][1] & T[1]) && !(IdleRd[i2][rest][2] & T[2])) {
+                        m2 = Live[i2][rest]; /* the others still have no part */
+                        nm2 = NLive[i2][rest];
+                    }
+                    if (moved) {
+                        b2 = g->b;
+                        board_do(&b2, pid1, to1, d1->b, nb1);
+                        have_b2 = 1;
+                        nm2 = -1;
+                        if (recolour && to1 >= HOME0) {
+                            int nc2 = controlled(cf, g->seat, b2.pegs, cols2);
+                            if (nc2 != g->ncols || memcmp(cols2, g->cols, sizeof(int) * nc2))
+                                nm2 = movers_of(b2.pegs, cols2, nc2, mv2, NULL, NULL);
                         }
-                        if (nb1)
-                            sort_movers(mv2, nm2);
+                        if (nm2 < 0) {
+                            nm2 = 0;
+                            for (int j = 0; j < g->nmov; j++) {
+                                int pid = g->mv[j].pid;
+                                if (pid == pid1 || b2.pegs[pid] == START)
+                                    continue;
+                                mv2[nm2].pid = (signed char)pid;
+                                mv2[nm2].loc = b2.pegs[pid];
+                                nm2++;
+                            }
+                            if (nb1)
+                                sort_movers(mv2, nm2);
+                        }
+                        m2 = mv2;
                     }
                     CPart pp[2];
                     pp[0].kind = k1;
@@ -700,18 +858,34 @@ static int splits(Gen *g, Out *out, int total, const char (*kinds)[2], int nk, i
                     pp[0].frm = (short)loc1;
                     pp[0].to = (short)to1;
                     pp[0].n = (short)a;
+                    pp[1].kind = k2;
+                    pp[1].n = (short)rest;
                     for (int j = 0; j < nm2; j++) {
-                        int pid2 = mv2[j].pid, loc2 = mv2[j].loc;
+                        int pid2 = m2[j].pid, loc2 = m2[j].loc;
                         if (pid2 == pid1)
                             continue;
-                        int nd2 = dests(cf, &b2, k2, pid2, loc2, rest, d2);
-                        for (int f = 0; f < nd2; f++) {
-                            pp[1].kind = k2;
-                            pp[1].pid = (signed char)pid2;
-                            pp[1].frm = (short)loc2;
-                            pp[1].to = d2[f].to;
-                            pp[1].n = (short)rest;
-                            if (emit(out, total, 2, pp, d1[e].b, nb1, d2[f].b, d2[f].nb, 0) < 0)
+                        const Dest *dd;
+                        int nd;
+                        const Pre *p2 = &PreT[i2][pid2][rest];
+                        if (have[pid2] && loc2 == g->b.pegs[pid2] && !(p2->hrd & th) &&
+                            !(p2->rd[0] & T[0]) && !(p2->rd[1] & T[1]) && !(p2->rd[2] & T[2])) {
+                            dd = p2->d;
+                            nd = p2->n;
+                        }
+                        else {
+                            if (!have_b2) {
+                                b2 = g->b;
+                                board_do(&b2, pid1, to1, d1->b, nb1);
+                                have_b2 = 1;
+                            }
+                            nd = dests(cf, &b2, k2, pid2, loc2, rest, d2);
+                            dd = d2;
+                        }
+                        pp[1].pid = (signed char)pid2;
+                        pp[1].frm = (short)loc2;
+                        for (int f = 0; f < nd; f++) {
+                            pp[1].to = dd[f].to;
+                            if (emit(out, total, 2, pp, d1->b, nb1, dd[f].b, dd[f].nb, 0) < 0)
                                 return -1;
                         }
                     }
@@ -967,8 +1141,25 @@ static int gen_tees(Gen *g, Out *A, Out *B, Out **first)
     return 0;
 }
 
+/* the last pegs tuple read or made, and its values (tuples never change) */
+static PyObject *PegsObj = NULL;
+static const FCfg *PegsCfg = NULL;
+static short PegsVal[MAXPEG];
+
+static void pegs_remember(const FCfg *cf, PyObject *pegs, const short *vals)
+{
+    Py_INCREF(pegs);
+    Py_XSETREF(PegsObj, pegs);
+    PegsCfg = cf;
+    memcpy(PegsVal, vals, sizeof(short) * cf->n * NPEG);
+}
+
 static int read_pegs(const FCfg *cf, PyObject *pegs, short *out)
 {
+    if (pegs == PegsObj && cf == PegsCfg) {
+        memcpy(out, PegsVal, sizeof(short) * cf->n * NPEG);
+        return 0;
+    }
     if (!PyTuple_Check(pegs)) {
         PyErr_SetString(PyExc_TypeError, "pegs must be a tuple");
         return -1;
@@ -988,6 +1179,7 @@ static int read_pegs(const FCfg *cf, PyObject *pegs, short *out)
         }
         out[i] = (short)v;
     }
+    pegs_remember(cf, pegs, out);
     return 0;
 }
 
@@ -1092,7 +1284,7 @@ static void PlayList_dealloc(PlayList *self)
 
 static PyObject *make_part(const CPart *p)
 {
-    PyObject *t = PyTuple_New(5);
+    PyObject *t = untracked(PyTuple_New(5));
     if (t == NULL)
         return NULL;
     PyObject *k = KindStr[(unsigned char)p->kind & 127];
@@ -1112,11 +1304,11 @@ static PyObject *make_part(const CPart *p)
 
 static PyObject *make_bumps(const CBump *b, int nb)
 {
-    PyObject *t = PyTuple_New(nb);
+    PyObject *t = untracked(PyTuple_New(nb));
     if (t == NULL)
         return NULL;
     for (int i = 0; i < nb; i++) {
-        PyObject *e = Py_BuildValue("(hhh)", b[i].q, b[i].qf, b[i].qt);
+        PyObject *e = untracked(Py_BuildValue("(hhh)", b[i].q, b[i].qf, b[i].qt));
         if (e == NULL) {
             Py_DECREF(t);
             return NULL;
@@ -1128,8 +1320,8 @@ static PyObject *make_bumps(const CBump *b, int nb)
 
 static PyObject *make_play(const CPlay *cp, const CBump *bumps)
 {
-    PyObject *parts = PyTuple_New(cp->np);
-    PyObject *bt = PyTuple_New(cp->np);
+    PyObject *parts = untracked(PyTuple_New(cp->np));
+    PyObject *bt = untracked(PyTuple_New(cp->np));
     PyObject *rank = PyLong_FromLong(cp->rank);
     PyObject *obj = NULL;
     if (parts == NULL || bt == NULL || rank == NULL)
@@ -1617,7 +1809,7 @@ static PyObject *sorted_shuffled(CState *s, PyObject *a, PyObject *b)
         cards[i] = cards[j];
         cards[j] = t;
     }
-    PyObject *t = PyTuple_New(n);
+    PyObject *t = untracked(PyTuple_New(n)); /* new ints only */
     if (t == NULL) {
         PyMem_Free(cards);
         return NULL;
@@ -1671,6 +1863,7 @@ static int draw(CState *s, int seat)
         Py_INCREF(o);
         PyTuple_SET_ITEM(nh, i, o);
     }
+    untrack_checked(nh);
     Py_SETREF(s->hands[seat], nh);
     return 0;
 }
@@ -1740,7 +1933,7 @@ static int tees_deal(CState *s)
                 return -1;
             count[c]++;
         }
-        PyObject *nh = PyTuple_New(hn + k);
+        PyObject *nh = untracked(PyTuple_New(hn + k)); /* new ints only */
         if (nh == NULL)
             return -1;
         Py_ssize_t at = 0;
@@ -1831,6 +2024,8 @@ static int cstate_store(CState *s, PyObject *dst, PyObject *src)
             return -1;
         for (int i = 0; i < np; i++)
             PyTuple_SET_ITEM(pegs, i, PyLong_FromLong(s->pegs[i])); /* small ints */
+        untracked(pegs);
+        pegs_remember(s->cf, pegs, s->pegs);
     }
     PyObject *hands = PyTuple_New(s->cf->n);
     if (hands == NULL) {
@@ -1841,6 +2036,7 @@ static int cstate_store(CState *s, PyObject *dst, PyObject *src)
         Py_INCREF(s->hands[i]);
         PyTuple_SET_ITEM(hands, i, s->hands[i]);
     }
+    untrack_checked(hands);
     PyObject *rng;
     if (s->rng_dirty)
         rng = PyLong_FromUnsignedLongLong(s->rng);
@@ -2069,6 +2265,7 @@ static PyObject *fast_apply(PyObject *mod, PyObject *const *args, Py_ssize_t nar
             Py_INCREF(o);
             PyTuple_SET_ITEM(nh, j++, o);
         }
+        untrack_checked(nh);
         Py_ssize_t nd = PyTuple_GET_SIZE(s.discards);
         PyObject *disc = PyTuple_New(nd + 1);
         if (disc == NULL) {
