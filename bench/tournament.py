@@ -174,8 +174,10 @@ def main(argv: list[str] | None = None) -> int:
             plays += res["plays"]
             if not args.quiet and (n % 10 == 0 or n == len(jobs)):
                 lo, hi = wilson(wins, n)
+                mean = sum(times) / len(times) if times else 0.0
                 print(f"  {n}/{len(jobs)} winrate={wins / n:.3f} ci95=[{lo:.3f},{hi:.3f}] "
-                      f"plays/game={plays / n:.0f} elapsed={time.time() - t0:.0f}s", flush=True)
+                      f"plays/game={plays / n:.0f} think_mean_ms={mean:.1f} "
+                      f"elapsed={time.time() - t0:.0f}s", flush=True)
     times.sort()
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
     lo, hi = wilson(wins, n)

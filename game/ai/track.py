@@ -61,14 +61,16 @@ PRIOR_N = 4.0  # Tricky's score counts as this many samples in Nasty's means
 BUDGET_USE = 0.85  # Nasty plans to finish within this share of its budget
 # Nasty's rollouts: rounds of play after its move (2: its own next move included) and how many
 # candidate plays it compares, per rule set (classic/team plays are dearer: 7 and 9 splits)
-ROLLOUT_ROUNDS = {"tees": 2.0, "classic": 2.0, "team": 2.0}
+ROLLOUT_ROUNDS = {"tees": 2.0, "classic": 3.0, "team": 2.0}
 CANDIDATES = {"tees": 6, "classic": 4, "team": 4}
 # rollout plies (after the candidate) in which the mover answers with Tricky's own choice (full
 # evaluation from its sampled hand) instead of the Tricky-lite policy
 SMART_PLIES = {"tees": 0.0, "classic": 0.0, "team": 0.0}
+SMART_OWN = {"tees": 0.0, "classic": 0.0, "team": 0.0}  # 1: the searching seat's own rollout
+# moves are Tricky's choices too
 SMART_TOPK = 0.0  # >0: a smart ply judges only the best this many plays by the lite score
 RACE_MIN = 8.0  # samples before Nasty may drop a candidate that is clearly behind
-RACE_Z = 0.0  # >0: drop a candidate whose shrunk mean trails the leader's by this many SEs
+RACE_Z = 2.0  # >0: drop a candidate whose shrunk mean trails the leader's by this many SEs
 LEAF_MAX = 0.0  # 1: a leaf where the searching seat is to move is worth its best play's score
 KEEP = 1.0  # weight of the cards-kept term
 KEEP_THREAT = 0.6  # an opponent peg we can hit with a card we keep
@@ -101,15 +103,24 @@ _FWD_HITS = [_fwd_table(r) for r in (TEES, CLASSIC, TEAM)]
 # Knowledge from the view
 
 
+_DECK_COUNTS: dict[tuple, list[int]] = {}  # cards per rank of a pack, by pack
+
+
 class Know:
     """What a seat knows that the evaluation needs: unseen card counts by rank, hand sizes."""
 
     __slots__ = ("hand", "hand_sizes", "seat", "unseen", "unseen_n")
 
     def __init__(self, st: TrackState, seat: int) -> None:
-        cnt = [0] * 14
-        for c in st.cfg.deck:
-            cnt[c >> 2] += 1
+        cfg = st.cfg
+        key = (cfg.rules, cfg.n, cfg.jokers, len(cfg.deck))
+        full = _DECK_COUNTS.get(key)
+        if full is None:
+            full = [0] * 14
+            for c in cfg.deck:
+                full[c >> 2] += 1
+            _DECK_COUNTS[key] = full
+        cnt = full[:]
         for c in st.hands[seat]:
             cnt[c >> 2] -= 1
         for c in st.discards:
@@ -379,7 +390,8 @@ def score_plays(st: TrackState, seat: int, plays: Sequence[Play], know: Know,
 # Fast policy for rollouts (Tricky-lite)
 
 
-def lite_score(st: TrackState, seat: int, p: Play) -> float:
+def lite_score(st: TrackState, seat: int, p: Play, pv: list[list[float]] | None = None
+               ) -> float:
     """A cheap one-move score: progress gained, bumps, coming out, home, jokers kept."""
     if p.parts[0][0] == "x":
         r = p.rank
@@ -387,7 +399,8 @@ def lite_score(st: TrackState, seat: int, p: Play) -> float:
     team_of = st.cfg.team_of
     t = team_of[seat]
     pegs = st.pegs
-    pv = _pv(st)
+    if pv is None:
+        pv = _pv(st)
     s = 0.0
     for part, bumps in zip(p.parts, p.bumps, strict=True):
         kind, pid, frm, to, n = part
@@ -410,8 +423,9 @@ def lite_score(st: TrackState, seat: int, p: Play) -> float:
 def lite_choice(st: TrackState, seat: int, plays: Sequence[Play]) -> Play:
     best = plays[0]
     bs = -1e18
+    pv = _pv(st)
     for p in plays:
-        v = lite_score(st, seat, p)
+        v = lite_score(st, seat, p, pv)
         if v > bs:
             bs = v
             best = p
@@ -511,10 +525,13 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
 
     The ``candidates`` best plays by Tricky's evaluation are each tried in the same sampled
     deals (common random numbers): every sample deals the unseen cards with
-    :meth:`RULES.determinize`, plays the candidate, lets every other seat answer once with the
-    Tricky-lite policy (one round: each seat that moves before our next turn), and scores the
-    result with the full evaluation. The play with the best mean wins. Samples run until the
-    budget (minus the time one more sample is expected to take) is spent, or ``max_samples``.
+    :meth:`RULES.determinize`, plays the candidate, plays on for ``ROLLOUT_ROUNDS`` rounds
+    (tees 2, classic 3: its own next moves included) with the Tricky-lite policy, and scores
+    the result with the full evaluation. Means are shrunk towards Tricky's own scores
+    (``PRIOR_N``). Racing: from ``RACE_MIN`` samples on, a candidate whose paired difference to
+    the leader is ``RACE_Z`` standard errors below is dropped, so the samples go to the close
+    calls; the search ends when one candidate is left. Otherwise samples run until the budget
+    (minus the time one more sample is expected to take) is spent, or ``max_samples``.
     """
     t0 = time.perf_counter()
     deadline = t0 + BUDGET_USE * budget_ms / 1000.0
@@ -554,6 +571,7 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
     depth = int(ROLLOUT_ROUNDS[rules] * cfg.n) - 1
     smart = int(SMART_PLIES[rules])
     topk = int(SMART_TOPK)
+    own = bool(SMART_OWN[rules])
     k = 0
     per = 0.0
     while max_samples is None or k < max_samples:
@@ -567,7 +585,7 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
             while s.turn >= 0 and plies < depth:
                 lg = gen_legal(s)
                 mover = s.turn
-                if plies < smart and len(lg) > 1:
+                if (plies < smart or (own and mover == seat)) and len(lg) > 1:
                     if topk and len(lg) > topk:
                         ls = [lite_score(s, mover, q) for q in lg]
                         lg = [lg[i] for i in sorted(range(len(lg)), key=lambda i: -ls[i])[:topk]]
