@@ -1308,12 +1308,16 @@ static PyObject *make_bumps(const CBump *b, int nb)
     if (t == NULL)
         return NULL;
     for (int i = 0; i < nb; i++) {
-        PyObject *e = untracked(Py_BuildValue("(hhh)", b[i].q, b[i].qf, b[i].qt));
+        PyObject *e = untracked(PyTuple_New(3));
         if (e == NULL) {
             Py_DECREF(t);
             return NULL;
         }
         PyTuple_SET_ITEM(t, i, e);
+        /* holes and pegs are small ints: PyLong_FromLong returns cached objects */
+        PyTuple_SET_ITEM(e, 0, PyLong_FromLong(b[i].q));
+        PyTuple_SET_ITEM(e, 1, PyLong_FromLong(b[i].qf));
+        PyTuple_SET_ITEM(e, 2, PyLong_FromLong(b[i].qt));
     }
     return t;
 }
@@ -2465,6 +2469,8 @@ PyMODINIT_FUNC PyInit__fast(void)
         return NULL;
     PyObject *m = PyModule_Create(&fast_module);
     if (m == NULL)
+        return NULL;
+    if (PyModule_AddIntConstant(m, "API", 1) < 0)
         return NULL;
     Py_INCREF(&FCfgType);
     if (PyModule_AddObject(m, "Config", (PyObject *)&FCfgType) < 0)

@@ -7,22 +7,32 @@ checks paths against precomputed path masks, so a move test is a couple of ``&``
 
 Everything here is pure: no clocks, files or ``random``; shuffles use :class:`cards.Rng` whose
 state is stored in the game state.
+
+An optional C core (``_fast.c``, built by ``pip install -e .`` where a C compiler exists)
+serves :func:`gen_legal`, ``apply_play(..., events=False)`` and the tees deals and folds when
+it is built (``FAST``); it gives exactly what this Python code gives (the reference; tests
+``test_track_fast.py`` and ``bench/track_fingerprint.py`` compare them). Its legal list is a
+read-only sequence of :class:`Play` (built on demand) rather than a ``list``.
+:func:`set_fast` switches between them; events are always built here.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game.rules.api import ConfigError, RulesError
 from game.rules.cards import JOKER, Rng, make_deck
 from game.rules.track.board import PEGS, Board
 
+_FAST_API = 1  # the interface version this file expects of the C core
 try:  # the optional C core (game/rules/track/_fast.c); the Python code below is the reference
     from game.rules.track import _fast
 except ImportError:  # not built: the Python engine runs
     _fast = None
+if _fast is not None and getattr(_fast, "API", None) != _FAST_API:
+    _fast = None  # a build of another version of _fast.c: not used
 
 FAST = False  # True while the C core serves gen_legal / apply_play(events=False)
 
@@ -310,7 +320,7 @@ class TrackState:
     nplays: int
     winner: int  # winning team, -1 while playing
     idle: int  # tees: deals in a row without a play (deadlock guard)
-    _legal: list[Play] | None
+    _legal: Sequence[Play] | None  # a list, or the C core's PlayList
     _board: tuple[list[int], list[int], list[int]] | None  # (occ, ring masks, home masks)
 
     def copy(self) -> TrackState:
@@ -1090,8 +1100,9 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
     return normal if normal else last
 
 
-def gen_legal(st: TrackState) -> list[Play]:
-    """Every legal play of the seat to move (cached on the state)."""
+def gen_legal(st: TrackState) -> Sequence[Play]:
+    """Every legal play of the seat to move (cached on the state): a list, or with the C core
+    a read-only sequence that acts as one (len, index, slices, iteration, ``in``, ``==``)."""
     lg = st._legal
     if lg is None:
         if FAST:
@@ -1430,5 +1441,9 @@ def set_fast(on: bool) -> bool:
 
 
 if _fast is not None:
-    _fast.setup(Play, TrackState, RulesError)
-    FAST = True
+    try:
+        _fast.setup(Play, TrackState, RulesError)
+    except (TypeError, AttributeError):  # the classes do not match what the build expects
+        _fast = None
+    else:
+        FAST = True
