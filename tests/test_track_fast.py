@@ -492,3 +492,73 @@ def test_bad_rng_on_reshuffle_raises() -> None:
         s.rng = "x"
         with pytest.raises(TypeError):
             apply_play(s, 0, gen_legal(s)[0], events=False)
+
+
+def test_corrupted_states_and_plays_never_crash() -> None:
+    """Random damage to real states and random plays: each call returns or raises an ordinary
+    exception (a crash would take the interpreter down with it). Where a damaged state is
+    still read, nothing it was given changes."""
+    rng = Rng.from_seed(20261130)
+
+    def r(n: int) -> int:
+        return rng.below(n)
+
+    junk_locs = [-2, -1, 0, 71, 72, 143, 144, 199, 200, 201, 205, 206, 1 << 70, "x", None]
+    junk_cards = [-1, 0, 1, 55, 56, 1000, "AS", None, 1 << 70]
+    states = []
+    real: list[Play] = []  # plays made in those games
+    for i, conf in enumerate([{"rules": "tees", "seats": 4}, {"rules": "tees", "seats": 6},
+                              {"rules": "classic", "seats": 4}, {"rules": "team", "seats": 8},
+                              {"rules": "classic", "seats": 3}]):
+        with core(True):
+            s = new_game(conf, i)
+            for _ in range(60):
+                lg = gen_legal(s)
+                real.append(lg[r(len(lg))])
+                s, _ = apply_play(s, s.turn, real[-1], events=False)
+                states.append(s)
+                if s.turn < 0:
+                    break
+    calls = raised = 0
+    for _ in range(3000):
+        s = states[r(len(states))].copy()
+        k = r(6)
+        if k == 0:
+            pegs = list(s.pegs)
+            pegs[r(len(pegs))] = junk_locs[r(len(junk_locs))]
+            s.pegs = tuple(pegs)
+        elif k == 1:
+            pegs = list(s.pegs)
+            for _ in range(1 + r(6)):
+                pegs[r(len(pegs))] = r(s.cfg.R) if r(2) else 201 + r(5)  # shared holes
+            s.pegs = tuple(pegs)
+        elif k == 2:
+            hands = list(s.hands)
+            hands[max(s.turn, 0)] = tuple(junk_cards[r(len(junk_cards))] if r(4) == 0 else r(56)
+                                          for _ in range(r(12)))
+            s.hands = tuple(hands)
+        elif k == 3:
+            s.pile = tuple(r(56) for _ in range(r(3)))
+            s.rng = [-1, 1 << 64, 1 << 70, "x", 0][r(5)]
+        elif k == 4:
+            s.turn = [-1, 0, 1, 7, 8, -2, "a"][r(7)]
+            s.round = [-1, 0, 3, 1000, 1 << 40][r(5)]
+        before = (s.pegs, s.hands, s.pile, s.discards, s.rng, s.turn)
+        if r(2) == 0:
+            parts = tuple((["f", "b", "o", "j", "t", "x", "z"][r(7)], r(50) - 5, r(80) - 1,
+                           r(80) - 1, r(50) - 5) for _ in range(r(4)))
+            play = Play(r(15), parts, tuple(tuple((r(45) - 2, r(80) - 1, r(80) - 1)
+                                                  for _ in range(r(3))) for _ in parts))
+        else:
+            play = real[r(len(real))]
+        for which in range(2):
+            calls += 1
+            try:
+                if which == 0:
+                    _F.legal(s)
+                else:
+                    _F.apply(s, r(9) - 1, play)
+            except (TypeError, ValueError, OverflowError, RulesError):
+                raised += 1
+        assert (s.pegs, s.hands, s.pile, s.discards, s.rng, s.turn) == before
+    assert calls == 6000 and 0 < raised < calls
