@@ -10,6 +10,8 @@ available; without one the Python engine runs and these tests have nothing to co
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -373,6 +375,9 @@ def test_playlist_behaves_like_a_list() -> None:
     with pytest.raises(TypeError):
         hash(lc)
     assert RULES.legal_plays(sc) == lp and RULES.legal_tokens(sc) == [p.token for p in lp]
+    for copied in (copy.copy(lc), copy.deepcopy(lc), pickle.loads(pickle.dumps(lc))):
+        assert type(copied) is list and [p.token for p in copied] == [p.token for p in lp]
+    assert pickle.loads(pickle.dumps(sc)).key() == sc.key()
     # rules.check finds the C core's own play object, and a token
     assert RULES.check(sc, 0, lc[3]) is lc[3]
     assert RULES.check(sc, 0, lp[3].token) is lc[3]

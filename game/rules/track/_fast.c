@@ -1524,10 +1524,21 @@ static PyObject *PlayList_count(PlayList *self, PyObject *v)
 
 static PyObject *PlayList_tokens(PlayList *self, PyObject *unused);
 
+/* pickle and copy as the plain list it stands for */
+static PyObject *PlayList_reduce(PlayList *self, PyObject *unused)
+{
+    PyObject *l = PlayList_list(self);
+    if (l == NULL)
+        return NULL;
+    PyObject *r = Py_BuildValue("(O(N))", (PyObject *)&PyList_Type, l);
+    return r;
+}
+
 static PyMethodDef PlayList_methods[] = {
     {"index", (PyCFunction)PlayList_index, METH_O, "first index of a play"},
     {"count", (PyCFunction)PlayList_count, METH_O, "occurrences of a play"},
     {"tokens", (PyCFunction)PlayList_tokens, METH_NOARGS, "the play tokens, in order"},
+    {"__reduce__", (PyCFunction)PlayList_reduce, METH_NOARGS, "pickles as a list"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -201,6 +201,10 @@ class Cfg:
         self.bwd = tuple(bwd)
         self.fast = None if _fast is None else _fast.Config(self)
 
+    def __reduce__(self) -> tuple:
+        # pickled and copied as its config (the tables, and the C core's copy, are rebuilt)
+        return (make_cfg, (self.conf,))
+
 
 _CFG_CACHE: dict[tuple, Cfg] = {}
 
