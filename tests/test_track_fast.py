@@ -567,3 +567,19 @@ def test_corrupted_states_and_plays_never_crash() -> None:
                 raised += 1
         assert (s.pegs, s.hands, s.pile, s.discards, s.rng, s.turn) == before
     assert calls == 6000 and 0 < raised < calls
+
+
+def test_draw_into_an_unsorted_hand_inserts_where_bisect_does() -> None:
+    # engine._insert is bisect_right; hands are kept sorted, but a hand set by hand need not
+    # be: the C core inserts at the same place
+    text = pos("classic", {"a": "s,s,s,s,30"}, "2C,3C,5C,7C,9C,TC",
+               counts={"b": 5, "c": 5, "d": 5})
+    for hand in ((52, 8, 40, 12, 30), (8, 52, 12), (), (55, 54, 53, 4, 4)):
+        sp, sc = both_parse(text)
+        for s in (sp, sc):
+            s.hands = (s.hands[0], hand, *s.hands[2:])
+        with core(False):
+            a, _ = apply_play(sp, 0, legal_py(sp)[0], events=False)
+        with core(True):
+            b, _ = apply_play(sc, 0, legal_c(sc)[0], events=False)
+        assert b.key() == a.key() and len(b.hands[1]) == len(hand) + 1

@@ -168,6 +168,10 @@ static int int_seq(PyObject *seq, int *out, int maxn, long lo, long hi, const ch
 static PyObject *FCfg_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     PyObject *cfg;
+    if (kw != NULL && PyDict_GET_SIZE(kw)) {
+        PyErr_SetString(PyExc_TypeError, "Config(cfg) takes no keyword arguments");
+        return NULL;
+    }
     if (!PyArg_ParseTuple(args, "O:Config", &cfg))
         return NULL;
     FCfg *c = (FCfg *)type->tp_alloc(type, 0);
@@ -1860,16 +1864,18 @@ static int draw(CState *s, int seat)
         return -1;
     Py_SETREF(s->pile, p);
     PyObject *h = s->hands[seat];
-    Py_ssize_t hn = PyTuple_GET_SIZE(h), at = hn;
-    for (Py_ssize_t i = 0; i < hn; i++) {
+    Py_ssize_t hn = PyTuple_GET_SIZE(h), lo = 0, hi = hn;
+    while (lo < hi) { /* engine._insert: bisect_right */
+        Py_ssize_t mid = (lo + hi) / 2;
         long c;
-        if (read_card(PyTuple_GET_ITEM(h, i), &c) < 0)
+        if (read_card(PyTuple_GET_ITEM(h, mid), &c) < 0)
             return -1;
-        if (c > card) {
-            at = i;
-            break;
-        }
+        if (card < c)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
+    Py_ssize_t at = lo;
     PyObject *nh = PyTuple_New(hn + 1);
     if (nh == NULL)
         return -1;
