@@ -71,6 +71,7 @@ SMART_OWN = {"tees": 0.0, "classic": 0.0, "team": 0.0}  # 1: the searching seat'
 SMART_TOPK = 0.0  # >0: a smart ply judges only the best this many plays by the lite score
 RACE_MIN = 8.0  # samples before Nasty may drop a candidate that is clearly behind
 RACE_Z = 2.0  # >0: drop a candidate whose shrunk mean trails the leader's by this many SEs
+LEAF_RISK = {"tees": 1.0, "classic": 1.0, "team": 1.0}  # weight of the safety term at leaves
 LEAF_MAX = 0.0  # 1: a leaf where the searching seat is to move is worth its best play's score
 KEEP = 1.0  # weight of the cards-kept term
 KEEP_THREAT = 0.6  # an opponent peg we can hit with a card we keep
@@ -250,7 +251,7 @@ def _occ(st: TrackState, pegs: Sequence[int]) -> list[int]:
 
 def evaluate(st: TrackState, pegs: Sequence[int], team: int, know: Know,
              hand_after: Sequence[int] | None = None, mover: int = -1,
-             safety: bool = True) -> float:
+             safety: bool = True, risk_w: float = 1.0) -> float:
     """Score of ``pegs`` for ``team`` (higher is better); ``know`` is the deciding seat's
     knowledge, ``hand_after`` its hand after the play (for the cards-kept term)."""
     cfg = st.cfg
@@ -322,7 +323,7 @@ def evaluate(st: TrackState, pegs: Sequence[int], team: int, know: Know,
                     ranks = _hit_ranks(st, pegs, occ, my_cols, loc)
                     if ranks & kept:
                         threat += KEEP_THREAT * pv[pid][loc + 1]
-        score += -risk + THREAT_W * threat / (nopp if nopp > 0 else 1)
+        score += -risk_w * risk + THREAT_W * threat / (nopp if nopp > 0 else 1)
     if hand_after is not None and cfg.rules != TEES:
         score += KEEP * hand_value(st, pegs, hand_after, know.seat)
     return score
@@ -572,6 +573,7 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
     smart = int(SMART_PLIES[rules])
     topk = int(SMART_TOPK)
     own = bool(SMART_OWN[rules])
+    leaf_risk = LEAF_RISK[rules]
     k = 0
     per = 0.0
     while max_samples is None or k < max_samples:
@@ -600,7 +602,8 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
             elif LEAF_MAX and s.turn == seat:
                 v = max(score_plays(s, seat, gen_legal(s), Know(s, seat)))
             else:
-                v = evaluate(s, s.pegs, team, Know(s, seat), s.hands[seat], seat)
+                v = evaluate(s, s.pegs, team, Know(s, seat), s.hands[seat], seat,
+                             risk_w=leaf_risk)
             totals[j] += v
             svals[j].append(v)
         k += 1
