@@ -63,7 +63,9 @@ class FakeHost:
         self.call(go)
 
     def close(self) -> None:
-        self.server.close()
+        # on the loop's own thread: Server.close() from this thread raced the loop closing
+        # the server when its last connection went (a TypeError in asyncio's _wakeup)
+        self.call(self.server.close)
         self.drop_all()
         time.sleep(0.05)
         self.loop.call_soon_threadsafe(self.loop.stop)
