@@ -772,6 +772,27 @@ def _touched(cfg: Cfg, frm: int, to: int, bumps: tuple) -> int:
     return m
 
 
+def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list,
+                   cols1: tuple[int, ...], recolour: bool, pid1: int, to1: int, b1: tuple
+                   ) -> list:
+    """The ``(loc, pid)`` that may make a split's second part after the first part moved
+    ``pid1`` to ``to1`` with bumps ``b1``: the colours moved may change (seven to partner,
+    ``recolour``) and bumped pegs moved; otherwise the same movers less the first peg."""
+    if not b1 and not (recolour and to1 >= HOME0):
+        return [m for m in movers if m[1] != pid1]
+    p2 = list(pegs)
+    p2[pid1] = to1
+    for q, _qf, qt in b1:
+        p2[q] = qt
+    if recolour and to1 >= HOME0:
+        cols2 = controlled(cfg, seat, p2)
+        if cols2 != cols1:
+            return _movers(p2, cols2)[0]
+    if b1:
+        return sorted((p2[pid], pid) for _, pid in movers if pid != pid1 and p2[pid] != START)
+    return [m for m in movers if m[1] != pid1]
+
+
 def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                      hm: list[int], movers: list, cols1: tuple[int, ...], recolour: bool,
                      total: int, pid1: int, part1: tuple, b1: tuple, k2: str, rest: int,
@@ -780,16 +801,7 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
     kind ``k2`` and count ``rest`` generated on the board left by the first part: the
     definition itself, with no reuse of the original board's parts."""
     to1 = part1[3]
-    p2 = list(pegs)
-    p2[pid1] = to1
-    for q, _qf, qt in b1:
-        p2[q] = qt
-    if recolour and to1 >= HOME0 and controlled(cfg, seat, p2) != cols1:
-        movers2, _ = _movers(p2, controlled(cfg, seat, p2))
-    elif b1:
-        movers2 = sorted((p2[pid], pid) for _, pid in movers if pid != pid1 and p2[pid] != START)
-    else:
-        movers2 = [m for m in movers if m[1] != pid1]
+    movers2 = _second_movers(cfg, seat, pegs, movers, cols1, recolour, pid1, to1, b1)
     o2, r2, h2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
     app = out.append
     for loc2, pid2 in movers2:
@@ -980,19 +992,8 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                                 app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
                         continue
                     T = _touched(cfg, loc1, to1, b1)
-                    p2: list[int] | None = None
-                    if b1 or (recolour and to1 >= HOME0):
-                        p2 = list(pegs)
-                        p2[pid1] = to1
-                        for q, _qf, qt in b1:
-                            p2[q] = qt
-                    if recolour and to1 >= HOME0 and controlled(cfg, seat, p2) != cols1:
-                        movers2, _ = _movers(p2, controlled(cfg, seat, p2))
-                    elif b1:
-                        movers2 = sorted((p2[pid], pid) for _, pid in movers
-                                         if pid != pid1 and p2[pid] != START)
-                    else:
-                        movers2 = [m for m in movers if m[1] != pid1]
+                    movers2 = _second_movers(cfg, seat, pegs, movers, cols1, recolour, pid1,
+                                             to1, b1)
                     board2 = None
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
