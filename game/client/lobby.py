@@ -122,16 +122,16 @@ class LobbyScene(Scene):
             self.name_seat = None
             return
         self.name_input.visible = True
-        self.name_input.label = f"{theme.SEAT_COLOUR_NAMES[self.colour_of(self.pick)]}'s name"
         if self.name_seat != self.pick:
             self.name_seat = self.pick
+            self.name_input.label = f"{theme.SEAT_COLOUR_NAMES[self.colour_of(self.pick)]}'s name"
             self.name_input.text = str(self.session.seats[self.pick]["name"])
 
     def _typed(self, _text: str) -> None:
         self.error = None
 
     def commit_name(self) -> None:
-        """Give the picked seat the typed name (Enter, or leaving the box)."""
+        """Give the picked seat the typed name (Enter, tapping a colour, or Start)."""
         seat = self.name_seat
         if seat is None or seat not in self.session.tokens:
             return
@@ -152,7 +152,7 @@ class LobbyScene(Scene):
         if seat not in self.session.tokens and here["kind"] == "person" and \
                 not here.get("connected", True) and self.session.is_host:
             # someone who joined and dropped off before the start: the host frees the seat
-            r = self.session.hand_to_cpu(seat, "tricky")
+            r = self.session.hand_to_cpu(seat)  # the stand-in level
             self.error = None if r.ok else r.message
             self.app.sound("click")
             return
@@ -361,8 +361,8 @@ class LobbyScene(Scene):
             tip = ("Share the code or the link: whoever joins takes a free colour."
                    if self.session.is_host else "Tap a free colour to move there; tap Ready.")
         elif self.name_input.visible:
-            tip = ("Type the name of the person at the picked colour, then Enter "
-                   "(Left / Right pick another seat).")
+            tip = ("Type the name of the person at the picked colour and press Enter; "
+                   "Left / Right then pick another seat.")
         else:
             tip = "Tap a colour to sit there; tap more colours for a hot-seat game."
         msg = self.error or tip
