@@ -192,6 +192,7 @@ def test_hot_seat_covers_the_hand_until_its_owner_taps_in(app: App) -> None:
     assert not table.my_turn()  # covered: no card can be picked
     key(app, pygame.K_1)
     assert table.choice.card is None
+    app.frame(0.5)  # the cover takes a tap-in once armed (not the same gesture's end)
     click(app, table.hand_rect.center)
     assert not table.public["cover"] and table.session.screen_seat() == owner
 

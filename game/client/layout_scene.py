@@ -289,6 +289,8 @@ class LayoutTableScene(TrackTableScene):
             return
         me = self.me()
         if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            if not self.form.released_here(ev):
+                return  # a whole click begun here, not the release of another press
             if self.stock_rect.collidepoint(ev.pos):
                 self.choose("S")
             elif self.discard_rect.collidepoint(ev.pos):

@@ -264,6 +264,8 @@ class LobbyScene(Scene):
             return
         n = max(1, len(self.session.seats))
         if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            if not self.form.released_here(ev):
+                return  # a whole click begun here, not the release of another press
             for i, rects in enumerate(self.level_rects):
                 if self.session.seats[i]["kind"] == "cpu":
                     for k, r in enumerate(rects):

@@ -61,6 +61,11 @@ COLOUR_LETTERS = "abcdefgh"
 #: Table seconds a message (a refusal, a prompt) stays on screen; it also goes at the next play.
 #: Hints stay while their position lasts; messages on the results screen stay.
 MESSAGE_SECONDS = 4.0
+#: Seconds after the hot-seat cover appears before it takes a tap-in (a double-click or a
+#: double Enter that finished the turn before cannot uncover the next hand).
+COVER_ARM_SECONDS = 0.4
+#: The keys that tap in on the cover.
+COVER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 
 
 def open_table(app: App, session: LocalSession) -> Scene:
@@ -134,6 +139,10 @@ class TrackTableScene(Scene):
         self.t = 0.0
         self.choice = Choice_()
         self.kb_index = 0
+        self._covered = False
+        self._cover_since = 0.0
+        self._cover_press: str | int | None = None  # the gesture begun on the cover
+        self._keys_down: set[int] = set()
         self._message: str | None = None
         self._message_at = 0.0
         self._message_state = -1
@@ -414,6 +423,7 @@ class TrackTableScene(Scene):
     # ------------------------------------------------------------------ per frame
     def update(self, dt: float) -> None:
         self.t += dt
+        self._watch_cover()
         before = self.public["state_no"]
         for msg in self.session.poll():
             if msg.get("type") == "play":
@@ -733,21 +743,71 @@ class TrackTableScene(Scene):
         self.hint_reason = reason or None
         self.message = f"Hint: {self.describe(p)}"
 
+    # ------------------------------------------------------------------ the hot-seat cover
+    def _watch_cover(self) -> bool:
+        """True while the hand is covered; notes when the cover came (a tap-in counts only
+        from a gesture begun on the cover after :data:`COVER_ARM_SECONDS`)."""
+        covered = bool(self.public.get("cover"))
+        if covered and not self._covered:
+            self._cover_since = self.t
+            self._cover_press = None
+        self._covered = covered
+        return covered
+
+    def _cover_armed(self) -> bool:
+        return self.t - self._cover_since >= COVER_ARM_SECONDS
+
+    def handle_cover(self, ev: pygame.event.Event, fresh: bool) -> bool:
+        """A gesture on the cover; True when it was one (nothing else then sees it).
+
+        A tap-in is a whole gesture that began on the cover once it was armed: the left button
+        pressed on the covered hand and released there, or Enter / Space pressed afresh (not a
+        key repeat, not a key held from the turn before) and released. So the click, key or
+        double-click that finished one person's turn can never uncover the next hand."""
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and \
+                self.hand_rect.collidepoint(ev.pos):
+            self._cover_press = "mouse" if self._cover_armed() else None
+            return True
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self._cover_press == "mouse":
+            self._cover_press = None
+            if self.hand_rect.collidepoint(ev.pos):
+                self._tap_in()
+            return True
+        if ev.type == pygame.KEYDOWN and ev.key in COVER_KEYS:
+            self._cover_press = ev.key if fresh and self._cover_armed() else None
+            return True  # never a play key while covered, repeats included
+        if ev.type == pygame.KEYUP and ev.key in COVER_KEYS:
+            if self._cover_press == ev.key:
+                self._cover_press = None
+                self._tap_in()
+            return True
+        return False
+
+    def _tap_in(self) -> None:
+        owner = self.public.get("screen_owner")
+        if owner is not None:
+            self.session.tap_in(owner)
+
+    def _key_fresh(self, ev: pygame.event.Event) -> bool:
+        """Track the keys held; True for a KEYDOWN of a key not already down (not a repeat)."""
+        if ev.type == pygame.KEYUP:
+            self._keys_down.discard(ev.key)
+            return False
+        if ev.type != pygame.KEYDOWN:
+            return False
+        fresh = ev.key not in self._keys_down
+        self._keys_down.add(ev.key)
+        return fresh
+
     def handle(self, ev: pygame.event.Event) -> None:
-        if self.public.get("cover") and ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
-            owner = self.public.get("screen_owner")
-            if owner is not None:
-                self.session.tap_in(owner)
-            return
-        if self.public.get("cover") and ev.type == pygame.KEYDOWN and \
-                ev.key in (pygame.K_RETURN, pygame.K_SPACE):
-            owner = self.public.get("screen_owner")
-            if owner is not None:
-                self.session.tap_in(owner)
+        fresh = self._key_fresh(ev)
+        if self._watch_cover() and self.handle_cover(ev, fresh):
             return
         if self.form.handle(ev):
             return
         if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            if not self.form.released_here(ev):
+                return  # a release whose press began elsewhere (or on a widget) does nothing
             for i, r in enumerate(self.card_rects):
                 if r.collidepoint(ev.pos):
                     self.pick_card(i)
