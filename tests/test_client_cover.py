@@ -3,7 +3,7 @@ next person's hand (issue 19 point 1). Real pygame events, posted and run throug
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +11,12 @@ import pygame
 import pytest
 
 from game.client.app import App
+from game.client.session import LocalSession
 from game.client.table_scene import COVER_ARM_SECONDS, TrackTableScene, hole_of, part_info
-from game.client.testing import frames
-from tests.client_app import close_app, table_app
-from tests.test_client_table import open_local_table
+from game.client.testing import FixedStart, frames
+from game.cpu_worker import SyncCpu
+from game.rules.track import RULES as TRACK
+from tests.client_app import SPLIT_POSITION, close_app, table_app
 
 
 @pytest.fixture
@@ -34,29 +36,26 @@ def board_play(table: TrackTableScene) -> Any:
                 None)
 
 
-def alice_to_move(app: App, want: Callable[[TrackTableScene], Any] = lambda t: True
-                  ) -> TrackTableScene:
-    """Classic, 4 seats, Alice (seat 0) and Bob (seat 1) on this screen; returns the table
-    once Alice is to move with her hand shown (tapped in by a real click on the cover) and
-    ``want(table)`` holds (else she plays her first move and the game goes on)."""
-    table = open_local_table(app, extra_people=1)
-    assert table.session.local_seats == [0, 1]
-    for _ in range(4000):
-        if table.public.get("cover") and table.public.get("screen_owner") == 0:
-            app.frame(COVER_ARM_SECONDS)  # the cover takes a tap-in once it is armed
-            c = table.hand_rect.center
-            post(pygame.MOUSEBUTTONDOWN, pos=c, button=1)
-            post(pygame.MOUSEBUTTONUP, pos=c, button=1)
-            frames(app)
-            assert not table.public["cover"]
-            continue
-        if table.my_turn() and table.session.screen_seat() == 0 and table.legal_plays() and \
-                want(table):
-            return table
-        if table.my_turn() and table.legal_plays():  # Bob (or Alice): play and move on
-            table.submit(table.legal_plays()[0])
-        app.frame(0.25)
-    raise AssertionError("Alice never came to move")
+def alice_to_move(app: App) -> TrackTableScene:
+    """Classic, 4 seats, Alice (seat 0) and Bob (seat 1) on this screen, Alice to move in a
+    hand-written position (2C..7C, pegs on 12 and 20); returns the table once her hand is
+    shown (tapped in by a real click on the cover)."""
+    session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz",
+                           cpu=SyncCpu(), clock=app.table_clock,
+                           rules=FixedStart(TRACK, SPLIT_POSITION))
+    assert session.sit(0, "Alice").ok and session.sit(1, "Bob").ok and session.start().ok
+    table = app.open_table(session)
+    assert isinstance(table, TrackTableScene)
+    frames(app)
+    assert table.public["cover"] and table.public["screen_owner"] == 0
+    app.frame(COVER_ARM_SECONDS)  # the cover takes a tap-in once it is armed
+    c = table.hand_rect.center
+    post(pygame.MOUSEBUTTONDOWN, pos=c, button=1)
+    post(pygame.MOUSEBUTTONUP, pos=c, button=1)
+    frames(app)
+    assert not table.public["cover"]
+    assert table.my_turn() and table.session.screen_seat() == 0 and board_play(table)
+    return table
 
 
 def bob_covered(table: TrackTableScene) -> None:
@@ -93,7 +92,7 @@ def test_a_double_click_on_the_moves_list_does_not_uncover_the_next_hand(app: Ap
 
 
 def test_a_click_on_a_hole_then_a_second_click_does_not_uncover(app: App) -> None:
-    table = alice_to_move(app, board_play)
+    table = alice_to_move(app)
     # Alice plays on the board: card, peg, hole; then clicks the same hole again (double)
     whole = board_play(table)
     hand = table.view()["hand"]

@@ -12,7 +12,6 @@ from game.client.app import App
 from game.client.layout_scene import LayoutTableScene
 from game.client.lobby import LobbyScene
 from game.client.session import LocalSession
-from game.client.table_scene import open_table
 from game.client.testing import FixedStart, click, frames, key
 from game.cpu_worker import SyncCpu
 from game.rules.cards import parse_card
@@ -90,7 +89,7 @@ def _wild_choice(app: App) -> LayoutTableScene:
     s = LocalSession("layout", {"seats": 4}, speed="blitz", cpu=SyncCpu(),
                      clock=app.table_clock, rules=FixedStart(LAYOUT, WILD_POSITION))
     assert s.sit(0, "Player").ok and s.start().ok
-    table = app.push(open_table(app, s))
+    table = app.open_table(s)
     assert isinstance(table, LayoutTableScene)
     for _ in range(20):
         app.frame(0.5)  # let the opening animations finish
@@ -168,7 +167,7 @@ def test_every_table_size_fits_and_the_own_layout_is_largest(app: App,
         s = LocalSession("layout", {"seats": n}, speed="blitz", cpu=SyncCpu(),
                          clock=app.table_clock)
         s.sit(0, "Player")
-        table = app.push(open_table(app, s))
+        table = app.open_table(s)
         assert isinstance(table, LayoutTableScene)
         frames(app)
         mine = table.place_rects[0]

@@ -30,7 +30,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from game.client import theme
+from game.client import router, theme
 from game.client.assets import Assets
 from game.client.scene import Scene, draw_backdrop
 from game.store import Settings, SettingsError, Store
@@ -85,9 +85,7 @@ class App:
         self._hints: Any = None
         pygame.key.set_repeat(350, 40)
         if title_screen:
-            from game.client.screens import TitleScene
-
-            self.push(TitleScene(self))
+            self.show("title")
 
     # window --------------------------------------------------------------------
     @property
@@ -218,6 +216,31 @@ class App:
         if self.scenes:
             self.scenes[-1].enter()
 
+    # the stage: scenes ask by name (game.client.stage.Stage) -------------------
+    def show(self, name: str, **options: Any) -> Scene:
+        """Push the screen called ``name`` (:data:`game.client.router.SCREENS`)."""
+        return self.push(router.screen(self, name, **options))
+
+    def back_to(self, name: str) -> None:
+        """Pop scenes until the one whose ``name`` is ``name`` is on top."""
+        while len(self.scenes) > 1 and self.scenes[-1].name != name:
+            self.scenes.pop().leave()
+        if self.scenes:
+            self.scenes[-1].enter()
+
+    def open_table(self, session: Any, replace: bool = False) -> Scene:
+        """Show the table scene of ``session``'s game (replacing the lobby when ``replace``)."""
+        scene = router.table_scene(self, session)
+        return self.replace(scene) if replace else self.push(scene)
+
+    def open_lobby(self, session: Any, kind: str) -> Scene:
+        return self.push(router.lobby_scene(self, session, kind))
+
+    def join_failed(self, reason: str, detail: str = "") -> None:
+        """A join gave up: pop its lobby and tell the Join screen under it why."""
+        self.pop()
+        router.join_failed(self.top, reason, detail)
+
     # tables --------------------------------------------------------------------
     def make_cpu(self) -> Any:
         """The CPU runner of a new table: a worker process, so thinking never stalls a frame
@@ -238,9 +261,7 @@ class App:
 
     def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
         """Open a table from the New table screen; returns an error text or None."""
-        from game.client.lobby import LobbyScene
         from game.client.session import LocalSession
-        from game.client.table_scene import open_table
         from game.rules.api import RulesError
         from game.table import TableError
 
@@ -259,9 +280,9 @@ class App:
             if not r.ok:
                 session.close()
                 return r.message
-            self.push(open_table(self, session))
+            self.open_table(session)
             return None
-        self.push(LobbyScene(self, session, kind))
+        self.open_lobby(session, kind)
         return None
 
     def host_new_table(self, game: str, config: dict[str, Any], speed: str,
@@ -296,7 +317,6 @@ class App:
     def _host(self, game: str, config: dict[str, Any], speed: str, kw: dict[str, Any],
               kind: str) -> str | None:
         from game.client import saves
-        from game.client.lobby import LobbyScene
         from game.client.net_session import host_table
         from game.rules.api import RulesError
         from game.table import TableError
@@ -315,14 +335,13 @@ class App:
         if hosted.save_path is not None and hosted.host_thread is not None:
             with contextlib.suppress(OSError):
                 saves.write_host_note(hosted.save_path, hosted.code, hosted.host_thread.port)
-        self.push(LobbyScene(self, hosted, kind))
+        self.open_lobby(hosted, kind)
         return None
 
     def join_table(self, target: Any) -> str | None:
         """Join a LAN table (a code or a parsed link); the lobby shows the outcome. A seat this
         program had at that table before (its token is kept in the data folder) is rejoined."""
         from game.client import saves
-        from game.client.lobby import LobbyScene
         from game.client.net_session import NetSession
         from net.client import Client
 
@@ -345,8 +364,8 @@ class App:
                             **self.join_options).start()
         except (OSError, ValueError) as e:
             return str(e)
-        self.push(LobbyScene(self, NetSession(client, on_seat=keep,
-                                              fresh_client=fresh if token else None), "join"))
+        self.open_lobby(NetSession(client, on_seat=keep,
+                                   fresh_client=fresh if token else None), "join")
         return None
 
     def quit(self) -> None:
@@ -508,9 +527,8 @@ def run(size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
                                                                          False):
         start_hosting(app, host)
     elif join:
-        from game.client.screens import JoinScene
-
-        scene = JoinScene(app)
+        scene = router.screen(app, "join")
+        assert isinstance(scene, router.JoinScene)
         app.push(scene)
         scene.entry.set_text(join)
         scene.submit()

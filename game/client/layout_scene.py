@@ -23,14 +23,14 @@ from game.client.table_scene import TrackTableScene, seat_label
 from game.table import event_duration
 
 if TYPE_CHECKING:
-    from game.client.app import App
     from game.client.session import LocalSession
+    from game.client.stage import Stage
 
 
 class LayoutTableScene(TrackTableScene):
     name = "layout_table"
 
-    def __init__(self, app: App, session: LocalSession) -> None:
+    def __init__(self, stage: Stage, session: LocalSession) -> None:
         self.shown: dict[str, Any] = {}
         self.place_rects: dict[int, list[pygame.Rect]] = {}
         self.hand_spots: dict[int, tuple[float, float]] = {}
@@ -39,7 +39,7 @@ class LayoutTableScene(TrackTableScene):
         self.banner: str | None = None
         self.card_size = (60, 84)
         self.piles_beside = False
-        super().__init__(app, session)
+        super().__init__(stage, session)
         self.sync()
 
     # ------------------------------------------------------------------ model
@@ -330,7 +330,7 @@ class LayoutTableScene(TrackTableScene):
 
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
-        a = self.app.assets
+        a = self.stage.assets
         w, h = surf.get_size()
         pub = self.public
         me = self.me()

@@ -17,8 +17,8 @@ from game.client.scene import Scene
 from game.client.widgets import Button, TextInput
 
 if TYPE_CHECKING:
-    from game.client.app import App
     from game.client.session import LocalSession
+    from game.client.stage import Stage
 
 LEVELS = ("easy", "tricky", "nasty")
 LEVEL_TEXT = {"easy": "Easy", "tricky": "Tricky", "nasty": "Nasty"}
@@ -44,8 +44,8 @@ class LobbyScene(Scene):
     name = "lobby"
     title = "The table"
 
-    def __init__(self, app: App, session: LocalSession, kind: str = "local") -> None:
-        super().__init__(app)
+    def __init__(self, stage: Stage, session: LocalSession, kind: str = "local") -> None:
+        super().__init__(stage)
         self.session = session
         self.kind = kind
         self.pick = 0
@@ -70,11 +70,11 @@ class LobbyScene(Scene):
         # the person sits at their preferred colour, else the first seat (a local table; on
         # the LAN the host's table gives each newcomer a seat)
         if not session.local_seats and not getattr(session, "remote", False):
-            pref = app.settings.colour
+            pref = stage.settings.colour
             names = [n.lower() for n in theme.SEAT_COLOUR_NAMES]
             want = names.index(pref) if pref in names else 0
             seat = want if want < len(session.seats) else 0
-            session.sit(seat, app.settings.name)
+            session.sit(seat, stage.settings.name)
             self.pick = seat
 
     def colour_of(self, seat: int) -> int:
@@ -154,14 +154,14 @@ class LobbyScene(Scene):
             # someone who joined and dropped off before the start: the host frees the seat
             r = self.session.hand_to_cpu(seat)  # the stand-in level
             self.error = None if r.ok else r.message
-            self.app.sound("click")
+            self.stage.sound("click")
             return
         if seat in self.session.tokens:
             r = self.session.leave(seat)
         else:
             taken = {str(s["name"]) for s in self.session.seats if s["kind"] == "person"}
             mine = len(self.session.local_seats)
-            name = self.app.settings.name if mine == 0 else f"Player {mine + 1}"
+            name = self.stage.settings.name if mine == 0 else f"Player {mine + 1}"
             k = mine + 1
             while name in taken:
                 k += 1
@@ -175,12 +175,12 @@ class LobbyScene(Scene):
                 self.form.focus(self.name_input)
         self.error = None if r.ok else r.message
         self.sync_name()
-        self.app.sound("click")
+        self.stage.sound("click")
 
     def set_level(self, seat: int, level: str) -> None:
         r = self.session.set_cpu(seat, level)
         self.error = None if r.ok else r.message
-        self.app.sound("click")
+        self.stage.sound("click")
 
     def start(self) -> None:
         self.commit_name()
@@ -204,9 +204,7 @@ class LobbyScene(Scene):
         self.error = None if r.ok else r.message
 
     def open_table(self) -> None:
-        from game.client.table_scene import open_table
-
-        self.app.replace(open_table(self.app, self.session))
+        self.stage.open_table(self.session, replace=True)
 
     def update(self, dt: float) -> None:
         self.sync_name()
@@ -217,12 +215,7 @@ class LobbyScene(Scene):
         if failure is not None:
             reason, detail = failure
             self.session.close()
-            self.app.pop()
-            from game.client.screens import JoinScene
-
-            top = self.app.top
-            if isinstance(top, JoinScene):
-                top.fail(reason, detail)
+            self.stage.join_failed(reason, detail)
             return
         remote_guest = not self.session.is_host
         self.start_button.visible = not remote_guest
@@ -249,7 +242,7 @@ class LobbyScene(Scene):
 
             if saves.never_started(save):  # the host left the lobby: nothing to reopen
                 saves.discard_save(save)
-        self.app.pop()
+        self.stage.pop()
 
     # events ------------------------------------------------------------------
     def handle(self, ev: pygame.event.Event) -> None:
@@ -293,7 +286,7 @@ class LobbyScene(Scene):
     # drawing -----------------------------------------------------------------
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
-        a = self.app.assets
+        a = self.stage.assets
         w, _h = surf.get_size()
         if len(self.seat_rects) != len(self.session.seats):
             self.layout(*surf.get_size())

@@ -54,8 +54,8 @@ from game.rules.track.engine import loc_event
 from game.table import event_duration
 
 if TYPE_CHECKING:
-    from game.client.app import App
     from game.client.session import LocalSession
+    from game.client.stage import Stage
 
 COLOUR_LETTERS = "abcdefgh"
 #: Table seconds a message (a refusal, a prompt) stays on screen; it also goes at the next play.
@@ -66,15 +66,6 @@ MESSAGE_SECONDS = 4.0
 COVER_ARM_SECONDS = 0.4
 #: The keys that tap in on the cover.
 COVER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
-
-
-def open_table(app: App, session: LocalSession) -> Scene:
-    """The table scene for the session's game."""
-    if session.game == "layout":
-        from game.client.layout_scene import LayoutTableScene
-
-        return LayoutTableScene(app, session)
-    return TrackTableScene(app, session)
 
 
 def hole_of(colour: int, peg: int, loc: Any) -> Hole:
@@ -130,10 +121,10 @@ def part_tag(kind: str, n: int) -> str:
 class TrackTableScene(Scene):
     name = "track_table"
 
-    def __init__(self, app: App, session: LocalSession) -> None:
-        super().__init__(app)
+    def __init__(self, stage: Stage, session: LocalSession) -> None:
+        super().__init__(stage)
         self.session = session
-        self.renderer = BoardRenderer(app.assets)
+        self.renderer = BoardRenderer(stage.assets)
         self.clock = TableClock()
         self.timeline = Timeline(backlog=2)
         self.t = 0.0
@@ -179,7 +170,7 @@ class TrackTableScene(Scene):
 
             self.my_side = Board(len(session.seats)).side_of(seat)
         if seat is not None:
-            app.hints().warm()  # start the hint worker now, not on the first H
+            stage.hints().warm()  # start the hint worker now, not on the first H
         # the opening deal
         self.timeline.push(Wait(0.4))
         self.timeline.queue[-1].cue(0.0, "deal")
@@ -338,7 +329,7 @@ class TrackTableScene(Scene):
     def reduced(self) -> bool:
         """The local animation preference: ``reduced`` keeps motion plain (no hops, no spin);
         the timing is the table speed either way."""
-        return self.app.settings.animation == "reduced"
+        return self.stage.settings.animation == "reduced"
 
     # ------------------------------------------------------------------ events -> animations
     def seat_anchor(self, seat: int) -> tuple[float, float]:
@@ -439,7 +430,7 @@ class TrackTableScene(Scene):
         self.expire_message()
         self.clock.paused = self.paused()
         for name in self.timeline.update(self.clock.tick(dt)):
-            self.app.sound(name)
+            self.stage.sound(name)
         over = self.public["phase"] == "over"
         if over and self.timeline.idle and not self.recorded:
             self.record()
@@ -458,10 +449,10 @@ class TrackTableScene(Scene):
             return
         try:
             if res.get("solo"):
-                self.new_best = self.app.store.record_solo(res["rules"], int(res["turns"]),
+                self.new_best = self.stage.store.record_solo(res["rules"], int(res["turns"]),
                                                            int(res["seed"]))
             elif res.get("people"):
-                self.app.store.record_game(res)
+                self.stage.store.record_game(res)
         except Exception as e:  # records problems are shown, never fatal
             self.message = f"Could not save the records: {e}"
 
@@ -469,19 +460,17 @@ class TrackTableScene(Scene):
     def pause(self) -> None:
         r = self.session.pause()
         self.message = None if r.ok else r.message
-        self.app.sound("pause")
+        self.stage.sound("pause")
 
     def ready(self) -> None:
         self.session.ready()
 
     def admin(self) -> None:
-        self.app.push(AdminOverlay(self.app, self.session))
+        self.stage.push(AdminOverlay(self.stage, self.session))
 
     def leave_table(self) -> None:
         self.session.close()
-        from game.client.screens import TitleScene
-
-        self.app.pop_to(TitleScene)
+        self.stage.back_to("title")
 
     def clear_choice(self) -> None:
         self.choice = Choice_()
@@ -509,7 +498,7 @@ class TrackTableScene(Scene):
         plays = [p for p in self.legal_plays() if p.rank == rank]
         self.choice = Choice_(card=i, plays=plays)
         self.message = None if plays else "That card cannot move a peg now."
-        self.app.sound("click")
+        self.stage.sound("click")
 
     def _first_parts(self) -> list[Any]:
         return [p for p in self.choice.plays if p.parts[0][0] != "x"]
@@ -575,7 +564,7 @@ class TrackTableScene(Scene):
                 _, pid, frm, to, _ = part_info(p0, 0)
                 self.choice.first = ((pid // 5, frm), to)
                 self.message = "Split: now pick the second peg and its remainder."
-                self.app.sound("click")
+                self.stage.sound("click")
                 seconds = {(part_info(p, 1)[1] // 5, part_info(p, 1)[2])
                            for p in self.split_plays()}
                 if len(seconds) == 1:
@@ -591,7 +580,7 @@ class TrackTableScene(Scene):
                 self.choice.peg = peg_here
             else:
                 self.choice.peg2 = peg_here
-            self.app.sound("click")
+            self.stage.sound("click")
 
     def peg_at(self, pos: tuple[int, int]) -> tuple[int, Any] | None:
         g = self.geom
@@ -621,7 +610,7 @@ class TrackTableScene(Scene):
             return
         if k in (pygame.K_LEFT, pygame.K_RIGHT):
             self.kb_index = (self.kb_index + (1 if k == pygame.K_RIGHT else -1)) % len(options)
-            self.app.sound("click")
+            self.stage.sound("click")
             return
         kind, what = options[self.kb_index % len(options)]
         self.kb_index = 0
@@ -662,7 +651,7 @@ class TrackTableScene(Scene):
             r = self.session.undo()
             self.message = r.message
             self.timeline.finish()
-        self.app.sound("click")
+        self.stage.sound("click")
 
     def discard(self) -> None:
         ch = self.choice
@@ -685,7 +674,7 @@ class TrackTableScene(Scene):
         state_no = self.public["state_no"]
         if self._hint_job is not None and self._hint_job[0] == state_no:
             return  # already thinking about this position
-        fut = self.app.hints().ask(self.session.game, self.view(), [str(p) for p in legal],
+        fut = self.stage.hints().ask(self.session.game, self.view(), [str(p) for p in legal],
                                    state_no)
         self._hint_job = (state_no, fut)
         self.hint = None
@@ -846,7 +835,7 @@ class TrackTableScene(Scene):
         self.draw_background(surf)
         g = self.geom
         assert g is not None
-        a = self.app.assets
+        a = self.stage.assets
         where, lift = self.timeline.pegs()
         highlights = [Highlight(h, tag) for h, tag, _ in self.targets()]
         sel = None
@@ -885,7 +874,7 @@ class TrackTableScene(Scene):
             self.draw_results(surf)
 
     def draw_pile(self, surf: pygame.Surface) -> None:
-        a = self.app.assets
+        a = self.stage.assets
         g = self.geom
         assert g is not None
         v = self.view()
@@ -903,7 +892,7 @@ class TrackTableScene(Scene):
             surf.blit(top, top.get_rect(center=(round(cx + cw * 0.6), round(cy))))
 
     def draw_panel(self, surf: pygame.Surface) -> None:
-        a = self.app.assets
+        a = self.stage.assets
         p = self.panel
         pub = self.public
         seats = pub["seats"]
@@ -970,7 +959,7 @@ class TrackTableScene(Scene):
         """The hint's reason in a box along the bottom of ``rect`` (wrapped, up to 3 lines)."""
         if not self.hint_reason or self.hint is None:
             return
-        a = self.app.assets
+        a = self.stage.assets
         size = max(13, self.px(20))
         lines = a.wrap("Why: " + self.hint_reason, size, rect.w - self.px(20))[:3]
         lh = int(size * 1.25)
@@ -1003,7 +992,7 @@ class TrackTableScene(Scene):
         return "No cards in hand: you sit out until the next deal."
 
     def draw_hand(self, surf: pygame.Surface) -> None:
-        a = self.app.assets
+        a = self.stage.assets
         hand = self.view().get("hand", [])
         if self.public.get("cover"):
             r = self.hand_rect
@@ -1040,7 +1029,7 @@ class TrackTableScene(Scene):
         surf.blit(shade, (0, 0))
 
     def draw_pause(self, surf: pygame.Surface) -> None:
-        a = self.app.assets
+        a = self.stage.assets
         self._dim(surf)
         w, h = surf.get_size()
         reason = self.manual_pause()
@@ -1059,7 +1048,7 @@ class TrackTableScene(Scene):
             b.draw(surf, a)
 
     def draw_results(self, surf: pygame.Surface) -> None:
-        a = self.app.assets
+        a = self.stage.assets
         self._dim(surf)
         w, h = surf.get_size()
         pub = self.public
@@ -1093,8 +1082,8 @@ class AdminOverlay(Scene):
     overlay = True
     name = "admin"
 
-    def __init__(self, app: App, session: LocalSession) -> None:
-        super().__init__(app)
+    def __init__(self, stage: Stage, session: LocalSession) -> None:
+        super().__init__(stage)
         self.session = session
         speeds = [("relaxed", "Relaxed"), ("normal", "Normal"), ("brisk", "Brisk"),
                   ("blitz", "Blitz")]
@@ -1132,7 +1121,7 @@ class AdminOverlay(Scene):
             y += self.px(62)
 
     def draw(self, surf: pygame.Surface) -> None:
-        a = self.app.assets
+        a = self.stage.assets
         shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 120))
         surf.blit(shade, (0, 0))

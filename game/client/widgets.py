@@ -25,7 +25,7 @@ import pygame
 from game.client import theme
 from game.client.assets import Assets
 
-Callback = Callable[[], None]
+Callback = Callable[[], object]  # what it returns is ignored
 
 
 class Widget:
