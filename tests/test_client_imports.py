@@ -72,8 +72,7 @@ def test_no_scene_module_imports_the_app_the_router_or_another_scene() -> None:
         for target in sorted(client_imports(mods[name])):
             if target in WIRING or (target in scenes and target != name):
                 bad.append(f"{name} imports {target}")
-    # the Trash table still inherits the track table: the shared table base removes this
-    assert bad == ["layout_scene imports table_scene"]
+    assert bad == []
 
 
 def test_the_bases_import_no_scene_and_no_wiring() -> None:

@@ -19,7 +19,7 @@ import pygame
 
 from game.client import theme
 from game.client.anim import CardFlight, Group, Wait, sounded_wait
-from game.client.table_scene import TrackTableScene, seat_label
+from game.client.table_base import TableScene, seat_label
 from game.table import event_duration
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from game.client.stage import Stage
 
 
-class LayoutTableScene(TrackTableScene):
+class LayoutTableScene(TableScene):
     name = "layout_table"
 
     def __init__(self, stage: Stage, session: LocalSession) -> None:
@@ -39,6 +39,7 @@ class LayoutTableScene(TrackTableScene):
         self.banner: str | None = None
         self.card_size = (60, 84)
         self.piles_beside = False
+        self.pile_pos: tuple[float, float] = (0.0, 0.0)
         super().__init__(stage, session)
         self.sync()
 
@@ -126,15 +127,12 @@ class LayoutTableScene(TrackTableScene):
                                       for i in range(10)]
             self.hand_spots[seat] = (cell.centerx, cell.y + cell.h * 0.5)
         self.pile_pos = self.discard_rect.center
-        self.board_rect = pygame.Rect(0, 0, w, h)
-        self.card_rects = []
         self.hand_rect = pygame.Rect(x0, y0, total_w, 2 * ch + vgap)
         bw = self.px(260)
         cx2, cy2 = w // 2, h // 2
         self.ready_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(20), bw, self.px(58))
         self.leave_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(90), bw, self.px(58))
         self.done_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(150), bw, self.px(58))
-        self.moves.visible = False
 
     # ------------------------------------------------------------------ events
     def _place_centre(self, seat: int, place: int) -> tuple[float, float]:
@@ -284,25 +282,18 @@ class LayoutTableScene(TrackTableScene):
         self.message = {"S": "Hint: draw from the stock", "D": "Hint: take the discard"}.get(
             tok, f"Hint: put the wild card on place {tok[1:]}")
 
-    def handle(self, ev: pygame.event.Event) -> None:
-        if self.form.handle(ev):
-            return
-        me = self.me()
-        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
-            if not self.form.released_here(ev):
-                return  # a whole click begun here, not the release of another press
-            if self.stock_rect.collidepoint(ev.pos):
-                self.choose("S")
-            elif self.discard_rect.collidepoint(ev.pos):
-                self.choose("D")
-            else:
-                for i, r in enumerate(self.place_rects.get(me, [])):
-                    if r.collidepoint(ev.pos):
-                        self.choose(f"W{i + 1}")
-                        break
-            return
-        if ev.type != pygame.KEYDOWN:
-            return
+    def click(self, pos: tuple[int, int]) -> None:
+        if self.stock_rect.collidepoint(pos):
+            self.choose("S")
+        elif self.discard_rect.collidepoint(pos):
+            self.choose("D")
+        else:
+            for i, r in enumerate(self.place_rects.get(self.me(), [])):
+                if r.collidepoint(pos):
+                    self.choose(f"W{i + 1}")
+                    break
+
+    def key(self, ev: pygame.event.Event) -> None:
         k = ev.key
         if k == pygame.K_s:
             self.choose("S")
@@ -435,11 +426,7 @@ class LayoutTableScene(TrackTableScene):
                                       "take the stock (S) or the discard (D)")
         else:
             status = f"{seat_label(pub['seats'][turn])}'s turn"
-        note = self.connection_note()
-        if note:
-            status = note
-        if self.message:
-            status = self.message
+        status = self.status_line() or status
         stt = a.fit_text(status, self.px(24), theme.ACCENT if self.my_turn() else theme.TEXT,
                          self.admin_button.rect.x - self.px(20))
         surf.blit(stt, (self.px(10), self.px(14)))

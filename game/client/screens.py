@@ -43,7 +43,7 @@ class TitleScene(Scene):
 
     def __init__(self, stage: Stage) -> None:
         super().__init__(stage)
-        items: list[tuple[str, Callable[[], None]]] = [
+        items: list[tuple[str, Callable[[], object]]] = [
             ("Play", lambda: stage.show("new_table", kind="local")),
             ("Host a game", lambda: stage.show("new_table", kind="host")),
             ("Join a game", lambda: stage.show("join")),
