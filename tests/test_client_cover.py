@@ -11,8 +11,9 @@ import pygame
 import pytest
 
 from game.client.app import App
+from game.client.choice import part
 from game.client.session import LocalSession
-from game.client.table_scene import COVER_ARM_SECONDS, TrackTableScene, hole_of, part_info
+from game.client.table_scene import COVER_ARM_SECONDS, TrackTableScene, hole_of
 from game.client.testing import FixedStart, frames
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
@@ -97,11 +98,11 @@ def test_a_click_on_a_hole_then_a_second_click_does_not_uncover(app: App) -> Non
     whole = board_play(table)
     hand = table.view()["hand"]
     table.pick_card(next(i for i, c in enumerate(hand) if c >> 2 == whole.rank))
-    _, pid, frm, to, _ = part_info(whole, 0)
-    table.choice.peg = (pid // 5, frm)
+    p0 = part(whole, 0)
+    assert table.choice.choose_peg(p0.peg)
     g = table.geom
     assert g is not None
-    x, y = g.point(hole_of(pid // 5, pid % 5, to))
+    x, y = g.point(hole_of(*p0.target))
     p = (round(x), round(y))
     n = table.session.table.state_no
     for _ in range(2):

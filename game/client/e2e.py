@@ -72,6 +72,8 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from game.client.choice import part
+
 if TYPE_CHECKING:
     from game.client.app import App
 
@@ -227,16 +229,10 @@ def board_options(sc: Any) -> list[list[Any]]:
             k = 0 if ch.first is None else 1
             plays = sc._first_parts() if k == 0 else sc.split_plays()
             tokens = [str(p) for p in plays if len(p.parts) > k and
-                      (p.parts[k][1] // 5, _loc(p.parts[k][2])) == (colour, loc)]
+                      part(p, k).peg == (colour, loc)]
         x, y = sc.geom.point(hole)
         out.append([kind, round(x), round(y), tokens])
     return out
-
-
-def _loc(frm: Any) -> Any:
-    from game.rules.track.engine import loc_event
-
-    return loc_event(frm)
 
 
 def _focus_name(sc: Any) -> str | None:

@@ -18,7 +18,6 @@ chosen it pauses). Nothing is sent to the table until a play is complete.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -43,6 +42,7 @@ from game.client.board import (
     ring,
     start,
 )
+from game.client.choice import TrackChoice, is_discard, part, part_tag  # noqa: F401
 from game.client.describe import describe_play
 from game.client.table_base import (  # noqa: F401 (re-exported: the table's old names)
     COVER_ARM_SECONDS,
@@ -55,7 +55,6 @@ from game.client.table_base import (  # noqa: F401 (re-exported: the table's old
 from game.client.widgets import ListBox, Widget
 from game.rules.track import RULES as TRACK
 from game.rules.track.board import Board
-from game.rules.track.engine import loc_event
 from game.table import event_duration
 
 if TYPE_CHECKING:
@@ -81,34 +80,12 @@ def describe_token(tok: str, view: dict[str, Any]) -> str:
     return describe_play(TRACK.parse_play(state, tok), view)
 
 
-@dataclass
-class Choice_:
-    """The choice in progress: card index, then part 1 (peg, hole), then part 2."""
-
-    card: int | None = None
-    peg: tuple[int, Any] | None = None  # (colour, loc)
-    first: tuple[tuple[int, Any], Any] | None = None  # ((colour, from), to) of part 1
-    peg2: tuple[int, Any] | None = None
-    plays: list[Any] = field(default_factory=list)  # plays still possible
-
-
-def part_info(p: Any, k: int) -> tuple[str, int, Any, Any, int]:
-    kind, pid, frm, to, n = p.parts[k]
-    return kind, pid, loc_event(frm), loc_event(to), n
-
-
-def part_tag(kind: str, n: int) -> str:
-    return {"f": f"+{n}", "b": f"-{n}", "o": "out", "j": "jump", "t": "swap",
-            "x": "discard"}.get(kind, "")
-
-
 class TrackTableScene(TableScene):
     name = "track_table"
 
     def __init__(self, stage: Stage, session: LocalSession) -> None:
         self.renderer = BoardRenderer(stage.assets)
-        self.choice = Choice_()
-        self.kb_index = 0
+        self.choice = TrackChoice()
         self.legal: list[Any] = []
         self._legal_key: tuple | None = None
         self.geom: BoardGeometry | None = None
@@ -290,8 +267,7 @@ class TrackTableScene(TableScene):
 
     # ------------------------------------------------------------------ intents
     def clear_choice(self) -> None:
-        self.choice = Choice_()
-        self.kb_index = 0
+        self.choice.clear()
 
     def _move_chosen(self, i: int) -> None:
         legal = self.legal_plays()
@@ -302,92 +278,49 @@ class TrackTableScene(TableScene):
         hand = self.view().get("hand", [])
         if not (0 <= i < len(hand)) or not self.my_turn():
             return
-        rank = hand[i] >> 2
-        plays = [p for p in self.legal_plays() if p.rank == rank]
-        self.choice = Choice_(card=i, plays=plays)
-        self.message = None if plays else "That card cannot move a peg now."
+        ok = self.choice.pick_card(i, hand, self.legal_plays())
+        self.message = None if ok else "That card cannot move a peg now."
         self.stage.sound("click")
 
+    # the choice as the board shows it (holes for the choice's target keys)
     def _first_parts(self) -> list[Any]:
-        return [p for p in self.choice.plays if p.parts[0][0] != "x"]
-
-    def movable_pegs(self) -> set[tuple[int, Any]]:
-        ch = self.choice
-        if ch.card is None:
-            return set()
-        if ch.first is None:
-            return {(part_info(p, 0)[1] // 5, part_info(p, 0)[2]) for p in self._first_parts()}
-        return {(part_info(p, 1)[1] // 5, part_info(p, 1)[2]) for p in self.split_plays()}
+        return self.choice.first_parts()
 
     def split_plays(self) -> list[Any]:
-        ch = self.choice
-        if ch.first is None:
-            return []
-        (peg, to) = ch.first
-        return [p for p in self.choice.plays if len(p.parts) > 1 and
-                (part_info(p, 0)[1] // 5, part_info(p, 0)[2]) == peg and
-                part_info(p, 0)[3] == to]
+        return self.choice.split_plays()
+
+    def movable_pegs(self) -> set[tuple[int, Any]]:
+        return self.choice.movable_pegs()
 
     def targets(self) -> list[tuple[Hole, str, Any]]:
         """Highlighted holes now: (hole, tag, the plays it stands for)."""
-        ch = self.choice
-        out: dict[Hole, tuple[str, list[Any]]] = {}
-        if ch.card is None:
-            return []
-        if ch.first is None and ch.peg is not None:
-            parts, i, peg = self._first_parts(), 0, ch.peg
-        elif ch.first is not None and ch.peg2 is not None:
-            parts, i, peg = self.split_plays(), 1, ch.peg2
-        else:
-            parts, i, peg = [], 0, None
-        # each play's part ``i`` that moves ``peg``: grouped by the hole it lands in
-        for p in parts:
-            kind, pid, frm, to, n = part_info(p, i)
-            if (pid // 5, frm) != peg:
-                continue
-            h = hole_of(pid // 5, pid % 5, to)
-            out.setdefault(h, (part_tag(kind, n), []))[1].append(p)
+        return [(hole_of(*t.where), t.tag, t.plays) for t in self.choice.targets()]
 
-        def order(item: tuple[Hole, tuple[str, list[Any]]]) -> tuple[int, str]:
-            tag = item[1][0]
-            return (int(tag) if tag[1:].isdigit() else 0, str(item[0]))
-
-        return [(h, tag, plays) for h, (tag, plays) in sorted(out.items(), key=order)]
+    def _took(self, outcome: tuple[str, Any]) -> None:
+        """What a step of the choice gave: a whole play goes to the table."""
+        kind, play = outcome
+        if kind == "play":
+            self.submit(play)
+        elif kind == "split":
+            self.message = "Split: now pick the second peg and its remainder."
+            self.stage.sound("click")
+        elif kind == "peg":
+            self.stage.sound("click")
 
     def click_board(self, pos: tuple[int, int]) -> None:
         g = self.geom
         if g is None or self.choice.card is None:
             return
         # a highlighted hole first
-        targets = self.targets()
-        hit = g.hit_test(pos, [h for h, _, _ in targets])
+        targets = self.choice.targets()
+        hit = g.hit_test(pos, [hole_of(*t.where) for t in targets])
         if hit is not None:
-            plays = next(ps for h, _, ps in targets if h == hit)
-            if self.choice.first is None:
-                whole = [p for p in plays if len(p.parts) == 1]
-                if whole:
-                    self.submit(whole[0])
-                    return
-                p0 = plays[0]
-                _, pid, frm, to, _ = part_info(p0, 0)
-                self.choice.first = ((pid // 5, frm), to)
-                self.message = "Split: now pick the second peg and its remainder."
-                self.stage.sound("click")
-                seconds = {(part_info(p, 1)[1] // 5, part_info(p, 1)[2])
-                           for p in self.split_plays()}
-                if len(seconds) == 1:
-                    self.choice.peg2 = next(iter(seconds))
-                return
-            self.submit(plays[0])
+            where = next(t.where for t in targets if hole_of(*t.where) == hit)
+            self._took(self.choice.choose_target(where))
             return
         # else a movable peg
-        movable = self.movable_pegs()
         peg_here = self.peg_at(pos)
-        if peg_here is not None and peg_here in movable:
-            if self.choice.first is None:
-                self.choice.peg = peg_here
-            else:
-                self.choice.peg2 = peg_here
+        if peg_here is not None and self.choice.choose_peg(peg_here):
             self.stage.sound("click")
 
     def peg_at(self, pos: tuple[int, int]) -> tuple[int, Any] | None:
@@ -406,39 +339,23 @@ class TrackTableScene(TableScene):
     def keyboard_options(self) -> list[tuple[str, Any]]:
         """What Left / Right cycle through now: the highlighted holes once a peg is chosen,
         else the movable pegs."""
-        targets = self.targets()
-        if targets:
-            return [("hole", h) for h, _, _ in targets]
-        return [("peg", p) for p in sorted(self.movable_pegs(), key=str)]
+        return [(k, hole_of(*w) if k == "hole" else w) for k, w in self.choice.options()]
 
     def keyboard_step(self, k: int) -> None:
         """Left / Right move the keyboard cursor, Enter / Space take what it is on."""
-        options = self.keyboard_options()
-        if not options:
-            return
         if k in (pygame.K_LEFT, pygame.K_RIGHT):
-            self.kb_index = (self.kb_index + (1 if k == pygame.K_RIGHT else -1)) % len(options)
-            self.stage.sound("click")
+            if self.choice.move_cursor(1 if k == pygame.K_RIGHT else -1):
+                self.stage.sound("click")
             return
-        kind, what = options[self.kb_index % len(options)]
-        self.kb_index = 0
-        g = self.geom
-        assert g is not None
-        if kind == "hole":
-            x, y = g.point(what)
-            self.click_board((round(x), round(y)))
-        elif self.choice.first is None:
-            self.choice.peg = what
-        else:
-            self.choice.peg2 = what
+        self._took(self.choice.take())
 
     def keyboard_cursor(self) -> Hole | None:
-        options = self.keyboard_options()
-        if not options or self.choice.card is None:
+        got = self.choice.under_cursor()
+        if got is None:
             return None
-        kind, what = options[self.kb_index % len(options)]
+        kind, what = got
         if kind == "hole":
-            return what
+            return hole_of(*what)
         colour, loc = what
         for p in self.pegs():
             if p.seat == colour and self.view()["pegs"][p.seat][p.peg] == loc:
@@ -446,29 +363,19 @@ class TrackTableScene(TableScene):
         return None
 
     def undo_choice(self) -> None:
-        ch = self.choice
-        if ch.peg2 is not None:
-            ch.peg2 = None
-        elif ch.first is not None:
-            ch.first = None
-        elif ch.peg is not None:
-            ch.peg = None
-        elif ch.card is not None:
-            self.clear_choice()
-        elif self.public["config"].get("mode") == "solo":
+        if not self.choice.back() and self.public["config"].get("mode") == "solo":
             r = self.session.undo()
             self.message = r.message
             self.timeline.finish()
         self.stage.sound("click")
 
     def discard(self) -> None:
-        ch = self.choice
-        if ch.card is None:
+        if self.choice.card is None:
             self.message = "Pick the card to discard first (keys 1-6)."
             return
-        d = [p for p in ch.plays if p.parts[0][0] == "x"]
-        if d:
-            self.submit(d[0])
+        d = self.choice.discard_play()
+        if d is not None:
+            self.submit(d)
         else:
             self.message = "You can only discard when no card can move a peg."
 
@@ -483,9 +390,8 @@ class TrackTableScene(TableScene):
         idx = next((i for i, c in enumerate(hand) if c >> 2 == p.rank), None)
         if idx is not None:
             self.pick_card(idx)
-            if p.parts[0][0] != "x":
-                _, pid, frm, _, _ = part_info(p, 0)
-                self.choice.peg = (pid // 5, frm)
+            if not is_discard(p):
+                self.choice.choose_peg(part(p, 0).peg)
         self.hint = tok
         self.hint_reason = reason or None
         self.message = f"Hint: {self.describe(p)}"
@@ -537,7 +443,7 @@ class TrackTableScene(TableScene):
         movable_keys: list[tuple[int, int]] = []
         pegs = self.pegs()
         want = self.movable_pegs()
-        chosen = ch.peg2 if ch.first is not None else ch.peg
+        chosen = ch.chosen_peg()
         for p in pegs:
             loc = self.view()["pegs"][p.seat][p.peg]
             if (p.seat, loc) == chosen and sel is None:
