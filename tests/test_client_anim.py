@@ -19,20 +19,38 @@ from game.client.anim import (
 
 def test_clock_stops_when_paused_and_runs_at_the_table_speed() -> None:
     c = TableClock()
-    assert c.tick(0.5) == 0.5
+    assert c.tick(0.5) == 0.5  # normal: frame time is normal-speed time
     c.paused = True
     assert c.tick(0.5) == 0.0
     assert c.time == 0.5
     c.paused = False
-    c.set_speed("blitz")
-    assert c.tick(0.5) == pytest.approx(1.5)
-    c.set_speed(2.0)
+    c.set_speed("blitz")  # scale 0.3: 0.3 s of frame time plays a normal second
+    assert c.tick(0.3) == pytest.approx(1.0)
+    c.set_speed("relaxed")  # scale 1.6
+    assert c.tick(0.8) == pytest.approx(0.5)
+    c.set_speed(0.5)
     assert c.tick(0.25) == pytest.approx(0.5)
     with pytest.raises(ValueError, match="unknown table speed"):
         c.set_speed("warp")
     with pytest.raises(ValueError):
         c.set_speed(0)
-    assert c.speed == 2.0  # a refused change changes nothing
+    assert c.scale == 0.5  # a refused change changes nothing
+
+
+def test_a_speed_change_halfway_rescales_the_rest_of_a_long_move() -> None:
+    """A 10-hole move at normal (0.14 s a hole: 1.4 s), blitz from half way: the remaining
+    0.7 normal seconds take 0.7 x 0.3 = 0.21 s of frame time."""
+    clock, tl = TableClock(), Timeline()
+    tl.push(PegWalk("a", [(float(i), 0.0) for i in range(11)], step_time=0.14))
+    for _ in range(70):  # 0.7 s at normal, in 10 ms frames
+        tl.update(clock.tick(0.01))
+    assert tl.pegs()[0]["a"] == pytest.approx((5.0, 0.0), abs=0.01)  # half way: hole 5
+    clock.set_speed("blitz")
+    frames = 0
+    while not tl.idle and frames < 1000:
+        tl.update(clock.tick(0.001))
+        frames += 1
+    assert frames == pytest.approx(210, abs=2)  # 0.21 s, not the 0.7 s left at normal
 
 
 def test_tween_eases_and_reports_overshoot() -> None:

@@ -424,3 +424,32 @@ def test_moves_list_lines_are_distinct_and_never_name_a_hole(cfg: dict[str, Any]
             assert re.findall(r"(?<![+\-\w])\d+\b", rest) == [], line
         state, _events = TRACK.apply(state, seat, rng.choice(legal))
     assert {"o", "f", "b"} <= kinds  # come-outs, forward and backward moves were described
+
+
+def test_a_speed_change_rescales_the_move_still_playing(app: App) -> None:
+    """Speed lives in the clock: a 10-hole move queued at normal (0.1 + 10 x 0.14 = 1.5 s),
+    the host switches to blitz (scale 0.3) half way: the other 0.75 s take 0.225 s."""
+    from game.client.session import LocalSession
+    from game.client.testing import FixedStart
+    from game.cpu_worker import SyncCpu
+    from tests.client_app import SPLIT_POSITION
+
+    session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="normal",
+                           cpu=SyncCpu(), clock=app.table_clock,
+                           rules=FixedStart(TRACK, SPLIT_POSITION))
+    assert session.sit(0, "Ada").ok and session.start().ok
+    table = app.open_table(session)
+    assert isinstance(table, TrackTableScene)
+    frames(app)
+    table.timeline.finish()  # the opening, out of the way
+    table.animate([{"type": "move", "colour": 0, "peg": 3, "from": 12, "to": 22,
+                    "path": list(range(13, 23))}])
+    for _ in range(75):  # 0.75 s at normal: half way
+        app.frame(0.01)
+    assert not table.timeline.idle
+    assert session.set_speed("blitz").ok
+    n = 0
+    while not table.timeline.idle and n < 200:
+        app.frame(0.01)
+        n += 1
+    assert 22 <= n <= 24  # 0.225 s of 10 ms frames (75 frames had the speed stayed normal)

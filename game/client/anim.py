@@ -6,10 +6,14 @@ waits in the queue its pegs are *pinned* where they started, so the board never 
 final place before its move has been played; the active animation moves them; a finished one
 lets go, and the peg is drawn at its place in the view.
 
-Time: :class:`TableClock` turns frame time into table time: it stops while paused and runs
-``speed`` times faster at a faster table speed. On top of that the :class:`Timeline` catches
-up: with more than ``backlog`` animations queued it plays them faster (up to ``max_rate``),
-so the screen never lags behind the table.
+Speed lives in the clock (Pygame Zero's clock): every animation is queued in *normal-speed*
+seconds (``game.table.event_duration(event, "normal")``, the table's one pacing table), and
+:class:`TableClock` turns frame time into normal-speed time at the table speed: ``dt / scale``
+with the scale of ``game.table.SPEEDS[name]`` (blitz 0.3: a second of frame time plays 3.33
+normal seconds). So a speed change rescales everything still queued or playing, on every
+screen, exactly as the host rescales its busy time. The clock stops while paused. On top of
+that the :class:`Timeline` catches up: with more than ``backlog`` animations queued it plays
+them faster (up to ``max_rate``), so the screen never lags behind the table.
 
 Nothing here reads the wall clock: time only advances through ``update(dt)``.
 """
@@ -21,13 +25,13 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
+from game.table import SPEEDS
+
 Point = tuple[float, float]
 Key = Hashable  # a peg's key, e.g. (seat, peg)
 
-# Seconds one hole step takes at each table speed (names as game.store.SPEEDS).
-SPEED_RATES = {"relaxed": 0.7, "normal": 1.0, "brisk": 1.6, "blitz": 3.0}
-STEP_TIME = 0.12  # seconds per hole at speed 1
-FLIGHT_TIME = 0.45  # a bump flight or a card flight at speed 1
+STEP_TIME = 0.12  # default normal-speed seconds per hole (scenes pass the table's durations)
+FLIGHT_TIME = 0.45  # default normal-speed seconds of a bump flight or a card flight
 
 
 def lerp(a: float, b: float, t: float) -> float:
@@ -49,28 +53,33 @@ def ease_out(t: float) -> float:
 
 
 class TableClock:
-    """Table time: ``tick(dt)`` returns the table seconds that passed in ``dt`` frame seconds
-    (0 while paused, ``dt * speed`` otherwise)."""
+    """Normal-speed time at the table speed: ``tick(dt)`` returns the normal-speed seconds
+    that pass in ``dt`` frame seconds (0 while paused, ``dt / scale`` otherwise, ``scale`` as
+    ``game.table.Speed.scale``: 1 at normal, 0.3 at blitz, 1.6 at relaxed)."""
 
-    def __init__(self, speed: float = 1.0) -> None:
-        self.speed = speed
+    def __init__(self, scale: float = 1.0) -> None:
+        self.scale = 1.0
+        self.speed_name: str | None = None
+        self.set_speed(scale)
         self.paused = False
         self.time = 0.0
 
     def set_speed(self, speed: float | str) -> None:
+        """Run at table speed ``speed``: a name of ``game.table.SPEEDS`` or a scale."""
+        name: str | None = None
         if isinstance(speed, str):
-            if speed not in SPEED_RATES:
-                raise ValueError(f"unknown table speed {speed!r} "
-                                 f"(one of {', '.join(SPEED_RATES)})")
-            speed = SPEED_RATES[speed]
+            if speed not in SPEEDS:
+                raise ValueError(f"unknown table speed {speed!r} (one of {', '.join(SPEEDS)})")
+            name, speed = speed, SPEEDS[speed].scale
         if not speed > 0:
-            raise ValueError(f"a table speed must be positive, not {speed!r}")
-        self.speed = float(speed)
+            raise ValueError(f"a table speed's scale must be positive, not {speed!r}")
+        self.scale = float(speed)
+        self.speed_name = name
 
     def tick(self, dt: float) -> float:
         if self.paused or dt <= 0:
             return 0.0
-        step = dt * self.speed
+        step = dt / self.scale
         self.time += step
         return step
 

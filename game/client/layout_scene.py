@@ -154,10 +154,9 @@ class LayoutTableScene(TableScene):
         return apply
 
     def animate(self, events: list[dict[str, Any]]) -> None:
-        speed = self.public.get("speed", "normal")
         for ev in events:
             t = ev.get("type")
-            dur = max(0.05, event_duration(ev, speed))
+            dur = max(0.05, event_duration(ev, "normal"))  # the clock runs at the table speed
             seat = ev.get("seat")
             card = ev.get("card")
             sprite = theme.card_sprite(card) if isinstance(card, int) else "card_back"
@@ -227,7 +226,8 @@ class LayoutTableScene(TableScene):
                                 for i, x in enumerate(sizes))
                 text = (f"{names} won hand {ev.get('hand')}!  Places next hand: {per}. "
                         f"{lead_name} leads.")
-                w = sounded_wait(max(dur, 0.8), "win")
+                # a reading floor of 0.8 s on screen at the speed it is queued at
+                w = sounded_wait(max(dur, 0.8 / self.clock.scale), "win")
 
                 def won(text: str = text, sizes: list[int] = sizes) -> None:
                     self.banner = None

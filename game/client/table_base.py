@@ -16,6 +16,7 @@ speed and stops while the table is paused.
 
 from __future__ import annotations
 
+import contextlib
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +64,7 @@ class TableScene(Scene):
         self.session = session
         self.clock = TableClock()
         self.timeline = Timeline(backlog=2)
+        self.follow_speed()
         self.t = 0.0
         self._covered = False
         self._cover_since = 0.0
@@ -447,6 +449,7 @@ class TableScene(Scene):
             self.cancel_hint()
         self.poll_hint()
         self.expire_message()
+        self.follow_speed()
         self.clock.paused = self.paused()
         for name in self.timeline.update(self.clock.tick(dt)):
             self.stage.sound(name)
@@ -460,6 +463,14 @@ class TableScene(Scene):
         self.pause_button.visible = not over
         self.admin_button.visible = self.session.is_host and not over
         self.legal_plays()
+
+    def follow_speed(self) -> None:
+        """The timeline's clock runs at the table speed: animations are queued in
+        normal-speed seconds, so a speed change rescales all that is still to play."""
+        speed = self.public.get("speed") or "normal"
+        if speed != self.clock.speed_name:
+            with contextlib.suppress(ValueError):  # an unknown name keeps the speed it had
+                self.clock.set_speed(str(speed))
 
     def on_message(self, msg: dict[str, Any]) -> None:
         """One message of the session (the same for a local and a remote table)."""

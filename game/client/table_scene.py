@@ -197,11 +197,10 @@ class TrackTableScene(TableScene):
     def animate(self, events: list[dict[str, Any]]) -> None:
         g = self.geom
         assert g is not None
-        speed = self.public.get("speed", "normal")
         cw = self.card_rects[0].w if self.card_rects else 60
         for ev in events:
             t = ev.get("type")
-            dur = max(0.05, event_duration(ev, speed))
+            dur = max(0.05, event_duration(ev, "normal"))  # the clock runs at the table speed
             if t == "move":
                 c, i = ev["colour"], ev["peg"]
                 a = hole_of(c, i, ev["from"])
