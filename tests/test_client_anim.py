@@ -159,3 +159,36 @@ def test_group_plays_parts_together_and_card_flights_draw() -> None:
     assert card.sprite == "card_KH" and 20 < card.width < 40
     g.update(0.5)
     assert g.done and g.cards()[0].pos == pytest.approx((10, 10))
+
+
+def test_a_sequence_plays_its_parts_one_by_one_as_one_timeline_entry() -> None:
+    from game.client.anim import Serial
+
+    landed: list[int] = []
+    flights = []
+    for k in range(4):
+        f = CardFlight("card_back", (0, 0), (10.0 * (k + 1), 0), 10, 10, duration=0.25,
+                       sound=None)
+        f.on_done = lambda k=k: landed.append(k)
+        flights.append(f)
+    lead = Wait(0.5)
+    lead.cue(0.0, "deal")
+    seq = Serial([lead, *flights])
+    assert seq.duration == pytest.approx(1.5)
+    tl = Timeline(backlog=1)  # five animations as one entry: no catch-up
+    tl.push(seq)
+    assert tl.rate == 1.0
+    assert tl.update(0.25) == ["deal"] and tl.cards() == []  # the lead: no card yet
+    tl.update(0.25 + 0.125)  # half way through the first card
+    assert landed == [] and len(tl.cards()) == 1
+    tl.update(0.25)
+    assert landed == [0] and tl.cards()[0].pos[0] == pytest.approx(10.0, abs=6)
+    tl.update(0.5)
+    assert landed == [0, 1, 2] and not tl.idle
+    tl.update(0.2)
+    assert landed == [0, 1, 2, 3] and tl.idle
+    cut = Serial([Wait(1.0), flights[0]])
+    landed.clear()
+    tl.push(cut)
+    tl.finish()  # cut short: every part's on_done still runs
+    assert landed == [0]

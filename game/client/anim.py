@@ -133,6 +133,16 @@ class Anim:
         self._cue_i = 0
         #: Called by the timeline once the animation is over (to update what it shows).
         self.on_done: Callable[[], None] | None = None
+        #: Called when the animation starts playing (it reached the head of the queue).
+        self.on_start: Callable[[], None] | None = None
+        self.started = False
+
+    def begin(self) -> None:
+        """Start (once): runs ``on_start``."""
+        if not self.started:
+            self.started = True
+            if self.on_start is not None:
+                self.on_start()
 
     def cue(self, at: float, sound: str) -> None:
         self._cues.append((at, sound))
@@ -292,6 +302,65 @@ class Group(Anim):
         return [c for p in self.parts for c in p.cards()]
 
 
+class Serial(Anim):
+    """Animations played one after another as one entry of the timeline (a deal, card by
+    card: the timeline's catch-up sees one animation, and its duration is the sum)."""
+
+    def __init__(self, parts: Iterable[Anim]) -> None:
+        super().__init__()
+        self.parts = list(parts)
+        self.duration = sum(p.duration for p in self.parts)
+        self._i = 0
+
+    def update(self, dt: float) -> tuple[float, list[str]]:
+        sounds: list[str] = []
+        self.elapsed = min(self.duration, self.elapsed + dt)
+        left = dt
+        while self._i < len(self.parts):
+            p = self.parts[self._i]
+            p.begin()
+            extra, due = p.update(left)
+            sounds += due
+            if not p.done:
+                return 0.0, sounds
+            if p.on_done is not None:
+                p.on_done()
+            self._i += 1
+            left = extra
+        return left, sounds
+
+    @property
+    def done(self) -> bool:
+        return self._i >= len(self.parts)
+
+    def finish_parts(self) -> None:
+        """Run the ``on_done`` of every part not played yet (the timeline was cut short)."""
+        while self._i < len(self.parts):
+            p = self.parts[self._i]
+            p.begin()
+            if p.on_done is not None:
+                p.on_done()
+            self._i += 1
+
+    @property
+    def current(self) -> Anim | None:
+        return self.parts[self._i] if self._i < len(self.parts) else None
+
+    def pegs(self) -> dict[Key, tuple[Point, float]]:
+        cur = self.current
+        return cur.pegs() if cur is not None else {}
+
+    def pinned(self) -> dict[Key, Point]:
+        out: dict[Key, Point] = {}
+        for p in reversed(self.parts[self._i:]):
+            out.update(p.pinned())
+        return out
+
+    def cards(self) -> list[CardSprite]:
+        cur = self.current
+        return cur.cards() if cur is not None and cur.started else []
+
+
 class Timeline:
     """A queue of animations played one after another on table time, with catch-up."""
 
@@ -327,6 +396,7 @@ class Timeline:
         while self.queue and dt > 0 and guard < 10000:
             guard += 1
             head = self.queue[0]
+            head.begin()
             over, due = head.update(dt)
             sounds += due
             if head.done:
@@ -340,6 +410,7 @@ class Timeline:
         # zero-length animations at the head finish at once
         while self.queue and self.queue[0].duration <= 0 and dt == 0 and guard < 10000:
             guard += 1
+            self.queue[0].begin()
             _, due = self.queue[0].update(0.0)
             sounds += due
             head = self.queue.popleft()
@@ -353,6 +424,9 @@ class Timeline:
         while self.queue:
             head = self.queue.popleft()
             self.played += 1
+            head.begin()
+            if isinstance(head, Serial):
+                head.finish_parts()
             if head.on_done is not None:
                 head.on_done()
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from game.client import theme
-from game.client.anim import CardFlight, Group, Wait, sounded_wait
+from game.client.anim import Anim, CardFlight, Group, Serial, Wait, sounded_wait
 from game.client.table_base import TableScene, seat_label
 from game.table import event_duration
 
@@ -238,21 +238,56 @@ class LayoutTableScene(TableScene):
                 w.on_done = won
                 self.timeline.push(w)
             elif t == "dealt":
-                w = Group([CardFlight("card_back", self.stock_rect.center,
-                                      self._place_centre(i, 3), self.card_size[0] * 0.85,
-                                      (self.place_rects[i][0].w if i in self.place_rects
-                                       else self.card_size[0]), min(dur, 1.2), 0.0, None)
-                           for i in range(len(ev.get("sizes", [])))])
-                w.cue(0.0, "deal")
-
-                def dealt(ev: dict[str, Any] = ev) -> None:
-                    self.shown["layouts"] = [[None] * n for n in ev.get("sizes", [])]
-                    self.shown["sizes"] = list(ev.get("sizes", []))
-                    self._show_piles(ev.get("stock", 0), ev.get("upcard"))
-                w.on_done = dealt
-                self.timeline.push(w)
+                self.timeline.push(self.deal_sequence(ev))
             elif t == "game_won":
                 self.timeline.push(sounded_wait(dur, "win"))
+
+    def deal_sequence(self, ev: dict[str, Any]) -> Serial:
+        """The layouts dealt card by card at the table speed: the shuffle, then one card at a
+        time face down, place 1 to every seat from the leader on, then place 2, ...; its
+        duration is the deal's (a fixed part, then so much a card) and each layout grows as
+        its cards land."""
+        sizes = [int(n) for n in ev.get("sizes", [])]
+        total = event_duration(ev, "normal")
+        lead_time = event_duration({"type": ev.get("type", "dealt"), "sizes": []}, "normal")
+        n = sum(sizes)
+        per = (total - lead_time) / n if n else 0.0
+        lead = Wait(lead_time if n else total)
+        lead.cue(0.0, "deal")
+        stock = int(ev.get("stock", 0))
+
+        def clear() -> None:
+            self.shown["layouts"] = [[None] * k for k in sizes]
+            self.shown["sizes"] = [0] * len(sizes)
+            self._show_piles(stock + n, None)
+        lead.on_start = clear
+        seats = len(sizes)
+        first = int(ev.get("leader", 0)) % max(1, seats)
+        flights: list[Anim] = []
+        for place in range(1, max(sizes, default=0) + 1):
+            for k in range(seats):
+                seat = (first + k) % seats
+                if sizes[seat] < place:
+                    continue
+                rects = self.place_rects.get(seat)
+                w = rects[0].w if rects else self.card_size[0]
+                f = CardFlight("card_back", self.stock_rect.center,
+                               self._place_centre(seat, place), self.card_size[0] * 0.85, w,
+                               per, 0.0, None)
+
+                def landed(seat: int = seat, place: int = place) -> None:
+                    self.shown["sizes"][seat] = max(self.shown["sizes"][seat], place)
+                    self.shown["stock"] = max(0, self.shown["stock"] - 1)
+                f.on_done = landed
+                flights.append(f)
+        seq = Serial([lead, *flights])
+
+        def dealt() -> None:
+            self.shown["layouts"] = [[None] * k for k in sizes]
+            self.shown["sizes"] = list(sizes)
+            self._show_piles(stock, ev.get("upcard"))
+        seq.on_done = dealt
+        return seq
 
     def _set_banner(self, text: str) -> Any:
         def on() -> None:

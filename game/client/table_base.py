@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from game.client import theme
-from game.client.anim import TableClock, Timeline, Wait
+from game.client.anim import TableClock, Timeline
 from game.client.scene import Scene
 from game.client.widgets import Button, Choice, Widget
 
@@ -93,9 +93,6 @@ class TableScene(Scene):
         self.form.click_focuses_buttons = False
         if session.screen_seat() is not None:
             stage.hints().warm()  # start the hint worker now, not on the first H
-        # the opening deal
-        self.timeline.push(Wait(0.4))
-        self.timeline.queue[-1].cue(0.0, "deal")
 
     # ------------------------------------------------------------------ for the scenes
     def leading_widgets(self) -> list[Widget]:
@@ -475,7 +472,9 @@ class TableScene(Scene):
     def on_message(self, msg: dict[str, Any]) -> None:
         """One message of the session (the same for a local and a remote table)."""
         kind = msg.get("type")
-        if kind == "play":
+        if kind == "start":  # once, when the game starts: the opening deal, card by card
+            self.animate(msg.get("events", []))
+        elif kind == "play":
             self.animate(msg.get("events", []))
             self.clear_choice()
         elif kind == "reset":

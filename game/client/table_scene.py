@@ -24,10 +24,12 @@ import pygame
 
 from game.client import theme
 from game.client.anim import (
+    Anim,
     CardFlight,
     Group,
     PegFlight,
     PegWalk,
+    Serial,
     Wait,
     sounded_wait,
 )
@@ -86,6 +88,8 @@ class TrackTableScene(TableScene):
     def __init__(self, stage: Stage, session: LocalSession) -> None:
         self.renderer = BoardRenderer(stage.assets)
         self.choice = TrackChoice()
+        #: While a deal plays: how many of this screen's cards have landed (None: all).
+        self.hand_shown: int | None = None
         self.legal: list[Any] = []
         self._legal_key: tuple | None = None
         self.geom: BoardGeometry | None = None
@@ -236,19 +240,13 @@ class TrackTableScene(TableScene):
                                               self.pile_pos, cw * 0.8, cw, dur,
                                               0.0 if self.reduced else 20.0, "play"))
             elif t == "draw":
-                self.timeline.push(CardFlight("card_back", self.pile_pos,
-                                              self.seat_anchor(ev["seat"]), cw, cw * 0.8,
-                                              dur, -10.0, None))
+                f = CardFlight("card_back", self.pile_pos, self.seat_anchor(ev["seat"]), cw,
+                               cw * 0.8, dur, -10.0, None)
+                if ev["seat"] == self.session.screen_seat():
+                    f.on_done = self._one_more_card
+                self.timeline.push(f)
             elif t == "deal":
-                # a card back flies to every seat that was dealt cards
-                seats = [i for i, n in enumerate(ev.get("counts", [])) if n]
-                flights: list[Any] = [
-                    CardFlight("card_back", self.pile_pos, self.seat_anchor(i), cw * 0.8,
-                               cw * 0.6, min(dur, 1.2), 0.0 if self.reduced else 30.0, None)
-                    for i in seats]
-                group = Group(flights) if flights else Wait(min(dur, 1.2))
-                group.cue(0.0, "deal")
-                self.timeline.push(group)
+                self.timeline.push(self.deal_sequence(ev, cw))
             elif t == "reshuffle":
                 # the discards fly back onto the draw pile
                 src = (self.pile_pos[0] + cw * 1.2, self.pile_pos[1])
@@ -263,6 +261,46 @@ class TrackTableScene(TableScene):
                 self.timeline.push(sounded_wait(min(dur, 1.2), "click"))
             elif t == "game_over":
                 self.timeline.push(sounded_wait(dur, "win"))
+
+    def deal_sequence(self, ev: dict[str, Any], cw: float) -> Serial:
+        """A deal card by card at the table speed: the shuffle, then one card back at a time
+        to each seat in turn from the dealer's left (``counts`` cards each). Its duration is
+        the deal's (the table's pacing: a fixed part, then so much a card); this screen's
+        hand shows its cards as they land."""
+        counts = [int(n) for n in ev.get("counts", [])]
+        total = event_duration(ev, "normal")
+        lead_time = event_duration({"type": ev.get("type", "deal"), "counts": []}, "normal")
+        n = sum(counts)
+        per = (total - lead_time) / n if n else 0.0
+        lead = Wait(lead_time if n else total)
+        lead.cue(0.0, "deal")
+        me = self.session.screen_seat()
+        if me is not None and me < len(counts) and counts[me]:
+            lead.on_start = self._hide_hand
+        seats = len(counts)
+        first = (int(ev.get("dealer", seats - 1)) + 1) % max(1, seats)
+        order = [s for r in range(max(counts, default=0)) for k in range(seats)
+                 if counts[s := (first + k) % seats] > r]
+        flights: list[Anim] = []
+        for seat in order:
+            f = CardFlight("card_back", self.pile_pos, self.seat_anchor(seat), cw * 0.8,
+                           cw * 0.6, per, 0.0 if self.reduced else 30.0, None)
+            if seat == me:
+                f.on_done = self._one_more_card
+            flights.append(f)
+        return Serial([lead, *flights])
+
+    def _hide_hand(self) -> None:
+        self.hand_shown = 0
+
+    def _one_more_card(self) -> None:
+        if self.hand_shown is not None:
+            self.hand_shown += 1
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.timeline.idle:
+            self.hand_shown = None  # the deal is over: the whole hand
 
     # ------------------------------------------------------------------ intents
     def clear_choice(self) -> None:
@@ -541,6 +579,8 @@ class TrackTableScene(TableScene):
     def draw_hand(self, surf: pygame.Surface) -> None:
         a = self.stage.assets
         hand = self.view().get("hand", [])
+        if self.hand_shown is not None:
+            hand = hand[:self.hand_shown]  # the deal is still landing
         if self.public.get("cover"):
             r = self.hand_rect
             surf.blit(a.nine_slice("panel", r.size, 14), r)
