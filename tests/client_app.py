@@ -11,9 +11,9 @@ from pathlib import Path
 from game.client.app import App
 from game.client.session import LocalSession
 from game.client.table_scene import TrackTableScene
-from game.client.testing import FixedStart, frames, make_app
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
+from tests.client_testing import FixedStart, frames, make_app
 
 LOOPBACK = {"bind": "127.0.0.1", "port": 0, "discovery": None}
 

@@ -14,10 +14,10 @@ from game.client.app import App
 from game.client.choice import part
 from game.client.session import LocalSession
 from game.client.table_scene import COVER_ARM_SECONDS, TrackTableScene, hole_of
-from game.client.testing import FixedStart, frames
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
 from tests.client_app import SPLIT_POSITION, close_app, table_app
+from tests.client_testing import FixedStart, frames
 
 
 @pytest.fixture

@@ -13,10 +13,10 @@ from game.client.app import App
 from game.client.layout_scene import LayoutTableScene
 from game.client.session import LocalSession
 from game.client.table_scene import TrackTableScene
-from game.client.testing import frames
 from game.cpu_worker import SyncCpu
 from game.table import event_duration
 from tests.client_app import close_app, table_app
+from tests.client_testing import frames
 
 
 @pytest.fixture

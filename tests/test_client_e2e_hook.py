@@ -12,11 +12,11 @@ from game.client.app import App
 from game.client.e2e import ENV, E2EHook
 from game.client.session import LocalSession
 from game.client.table_scene import TrackTableScene
-from game.client.testing import FixedStart, frames, key, make_app
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
 from tests.client_app import SPLIT_POSITION as POSITION
 from tests.client_app import open_fixed_table
+from tests.client_testing import FixedStart, frames, key, make_app
 
 
 @pytest.fixture

@@ -4,9 +4,9 @@ from pathlib import Path
 
 from game.client.session import LocalSession
 from game.client.table_scene import TrackTableScene
-from game.client.testing import frames, make_app
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
+from tests.client_testing import frames, make_app
 
 TEES = {"rules": "tees", "seats": 4}
 

@@ -18,10 +18,10 @@ from game.client.app import App
 from game.client.describe import describe_parts
 from game.client.lobby import LobbyScene
 from game.client.table_scene import TrackTableScene, describe_token
-from game.client.testing import click, frames, key, type_text
 from game.rules.track import RULES as TRACK
 from game.store import Store
 from tests.client_app import SPLIT_POSITION, close_app, open_fixed_table, table_app
+from tests.client_testing import click, frames, key, type_text
 
 
 @pytest.fixture
@@ -313,7 +313,7 @@ def test_split_chosen_by_keyboard_only(app: App) -> None:
 
 def test_table_relayouts_on_resize(app: App) -> None:
     table = open_local_table(app)
-    from game.client.testing import resize
+    from tests.client_testing import resize
 
     resize(app, 800, 600)
     g = table.geom
@@ -430,9 +430,9 @@ def test_a_speed_change_rescales_the_move_still_playing(app: App) -> None:
     """Speed lives in the clock: a 10-hole move queued at normal (0.1 + 10 x 0.14 = 1.5 s),
     the host switches to blitz (scale 0.3) half way: the other 0.75 s take 0.225 s."""
     from game.client.session import LocalSession
-    from game.client.testing import FixedStart
     from game.cpu_worker import SyncCpu
     from tests.client_app import SPLIT_POSITION
+    from tests.client_testing import FixedStart
 
     session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="normal",
                            cpu=SyncCpu(), clock=app.table_clock,
