@@ -88,3 +88,18 @@ def test_the_walk_sees_an_import_inside_a_function() -> None:
     tree = ast.parse("def f():\n    from game.client.app import App\n"
                      "    import game.client.lobby\n    from game.client import screens\n")
     assert client_imports(tree) == {"app", "lobby", "screens"}
+
+
+def test_no_session_is_probed_with_getattr_or_hasattr() -> None:
+    """Sessions are read by their declared attributes (``session.remote``, ``is_host``...)."""
+    bad = []
+    for name, tree in trees().items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id in ("getattr", "hasattr") and node.args:
+                target = ast.unparse(node.args[0])
+                probe = ast.unparse(node.args[1]) if len(node.args) > 1 else ""
+                if "session" in target or probe.strip("'\"") in ("remote", "is_host",
+                                                                  "session"):
+                    bad.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert bad == []

@@ -436,7 +436,7 @@ class App:
         closed: set[int] = set()
         for s in reversed(self.scenes):
             s.leave()
-            session = getattr(s, "session", None)
+            session = router.session_of(s)
             if session is not None and id(session) not in closed:
                 closed.add(id(session))
                 with contextlib.suppress(Exception):  # closing twice is harmless

@@ -23,14 +23,14 @@ from game.client.table_base import TableScene, seat_label
 from game.table import event_duration
 
 if TYPE_CHECKING:
-    from game.client.session import LocalSession
+    from game.client.session import Session  # the typed protocol both sessions implement
     from game.client.stage import Stage
 
 
 class LayoutTableScene(TableScene):
     name = "layout_table"
 
-    def __init__(self, stage: Stage, session: LocalSession) -> None:
+    def __init__(self, stage: Stage, session: Session) -> None:
         self.shown: dict[str, Any] = {}
         self.place_rects: dict[int, list[pygame.Rect]] = {}
         self.hand_spots: dict[int, tuple[float, float]] = {}

@@ -23,6 +23,7 @@ from game.client.screens import (
     TitleScene,
 )
 from game.client.stage import Stage
+from game.client.table_base import TableScene
 from game.client.table_scene import TrackTableScene
 
 #: The screens :meth:`Stage.show` opens by name.
@@ -55,6 +56,13 @@ def table_scene(stage: Stage, session: Any) -> Scene:
 def lobby_scene(stage: Stage, session: Any, kind: str) -> Scene:
     """The lobby of a new or joined table (``kind``: local, host, join, solo)."""
     return LobbyScene(stage, session, kind)
+
+
+def session_of(scene: Scene) -> Any:
+    """The session a table or lobby scene holds (None for the other screens)."""
+    if isinstance(scene, TableScene | LobbyScene):
+        return scene.session
+    return None
 
 
 def join_failed(scene: Scene | None, reason: str, detail: str = "") -> None:

@@ -26,6 +26,8 @@ class Scene:
     overlay = False
     title = ""
     name = "scene"
+    #: A line shown across the scene for a while (the Trash table's "won hand 1"), or None.
+    banner: str | None = None
 
     def __init__(self, stage: Stage) -> None:
         self.stage = stage

@@ -28,7 +28,7 @@ from game.client.scene import Scene
 from game.client.widgets import Button, Choice, Widget
 
 if TYPE_CHECKING:
-    from game.client.session import LocalSession
+    from game.client.session import Session  # the typed protocol both sessions implement
     from game.client.stage import Stage
 
 #: Table seconds a message (a refusal, a prompt) stays on screen; it also goes at the next play.
@@ -59,7 +59,7 @@ class TableScene(Scene):
 
     name = "table"
 
-    def __init__(self, stage: Stage, session: LocalSession) -> None:
+    def __init__(self, stage: Stage, session: Session) -> None:
         super().__init__(stage)
         self.session = session
         self.clock = TableClock()
@@ -375,9 +375,9 @@ class TableScene(Scene):
 
     def connection_note(self) -> str | None:
         """What to tell a LAN player whose link to the host is not up (None when it is)."""
-        status = getattr(self.session, "status", "connected")
-        if not getattr(self.session, "remote", False) or status == "connected":
+        if not self.session.remote or self.session.status == "connected":
             return None
+        status = self.session.status
         if status == "failed":
             return ("Lost the host. When its table is back, join again (or reopen the "
                     "program): you get your own seat back.")
@@ -517,7 +517,7 @@ class AdminOverlay(Scene):
     overlay = True
     name = "admin"
 
-    def __init__(self, stage: Stage, session: LocalSession) -> None:
+    def __init__(self, stage: Stage, session: Session) -> None:
         super().__init__(stage)
         self.session = session
         speeds = [("relaxed", "Relaxed"), ("normal", "Normal"), ("brisk", "Brisk"),

@@ -60,7 +60,7 @@ from game.rules.track.board import Board
 from game.table import event_duration
 
 if TYPE_CHECKING:
-    from game.client.session import LocalSession
+    from game.client.session import Session  # the typed protocol both sessions implement
     from game.client.stage import Stage
 
 COLOUR_LETTERS = "abcdefgh"
@@ -85,7 +85,7 @@ def describe_token(tok: str, view: dict[str, Any]) -> str:
 class TrackTableScene(TableScene):
     name = "track_table"
 
-    def __init__(self, stage: Stage, session: LocalSession) -> None:
+    def __init__(self, stage: Stage, session: Session) -> None:
         self.renderer = BoardRenderer(stage.assets)
         self.choice = TrackChoice()
         #: While a deal plays: how many of this screen's cards have landed (None: all).
