@@ -40,12 +40,12 @@ from game.client.board import (
     Highlight,
     Hole,
     PegDraw,
-    home,
+    hole_of,
     ring,
     start,
 )
 from game.client.choice import TrackChoice, is_discard, part, part_tag  # noqa: F401
-from game.client.describe import describe_play
+from game.client.describe import describe_play, describe_token  # noqa: F401 (re-export)
 from game.client.table_base import (  # noqa: F401 (re-exported: the table's old names)
     COVER_ARM_SECONDS,
     MESSAGE_SECONDS,
@@ -62,25 +62,6 @@ from game.table import event_duration
 if TYPE_CHECKING:
     from game.client.session import Session  # the typed protocol both sessions implement
     from game.client.stage import Stage
-
-COLOUR_LETTERS = "abcdefgh"
-
-
-def hole_of(colour: int, peg: int, loc: Any) -> Hole:
-    """A view/event location (``"s"``, ring int, ``"h3"``) of peg ``peg`` of ``colour``."""
-    if loc == "s":
-        return start(colour, peg)
-    if isinstance(loc, str) and loc.startswith("h"):
-        return home(colour, int(loc[1:]))
-    return ring(int(loc))
-
-
-def describe_token(tok: str, view: dict[str, Any]) -> str:
-    """A play token in words for the position of ``view`` (see :mod:`game.client.describe`):
-    ``JK:as>36`` -> ``Joker: a Red peg from start jumps onto Blue's back peg``."""
-    state = TRACK.determinize(view, 0)
-    return describe_play(TRACK.parse_play(state, tok), view)
-
 
 class TrackTableScene(TableScene):
     name = "track_table"

@@ -12,6 +12,12 @@ the focus to its ``default_focus`` (when that can take it) or to nothing. With
 keyboard focus, so Enter / Space stay with the scene's own keys. Text input (the IME) is on
 exactly while a text box of the shown scene has the focus: scenes call :meth:`Form.shown` when
 they become the top of the stack and :meth:`Form.hidden` when they leave it.
+
+A press belongs to what it began on: a widget that takes a mouse press also owns its release
+(the form swallows it, so a list acting on the press never lets the release act elsewhere), a
+list chooses a row on a whole click, and :meth:`Form.released_here` tells a scene that a
+release ends a press begun on the scene itself. (The module is a little over 600 lines: the
+widgets and the form share these focus and press rules, and stay together.)
 """
 
 from __future__ import annotations
