@@ -66,6 +66,10 @@ class Stage(Protocol):
         ``replace``)."""
         ...
 
+    def open_lobby(self, session: Any, kind: str) -> Scene:
+        """Show the lobby of ``session`` (``kind``: local, host, join)."""
+        ...
+
     def join_failed(self, reason: str, detail: str = "") -> None:
         """A join gave up: leave its lobby and say why on the Join screen."""
         ...

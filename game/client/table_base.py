@@ -118,6 +118,7 @@ class TableScene(Scene):
     def key(self, ev: pygame.event.Event) -> None:
         """A KEYDOWN no widget took."""
 
+    # ------------------------------------------------------------------ lifecycle
     def enter(self) -> None:
         super().enter()
         if isinstance(self.form.focused, Button):  # back from ADMIN: the keys go to the board
@@ -127,6 +128,7 @@ class TableScene(Scene):
         """Under ADMIN (or any overlay): the table keeps up, animations included."""
         self.update(dt)
 
+    # ------------------------------------------------------------------ messages
     @property
     def message(self) -> str | None:
         """The message shown on the status line (under the speed line), or None."""
@@ -148,6 +150,7 @@ class TableScene(Scene):
                 self.public["state_no"] != self._message_state:
             self._message = None
 
+    # ------------------------------------------------------------------ model
     @property
     def public(self) -> dict[str, Any]:
         return self.session.public
@@ -204,6 +207,7 @@ class TableScene(Scene):
         except Exception as e:  # records problems are shown, never fatal
             self.message = f"Could not save the records: {e}"
 
+    # ------------------------------------------------------------------ intents
     def pause(self) -> None:
         r = self.session.pause()
         self.message = None if r.ok else r.message
@@ -219,6 +223,7 @@ class TableScene(Scene):
         self.session.close()
         self.stage.back_to("title")
 
+    # ------------------------------------------------------------------ hints
     THINKING = "Hint: thinking..."
 
     def show_hint(self) -> None:
@@ -269,6 +274,7 @@ class TableScene(Scene):
             return
         self.apply_hint(str(tok), str(reason))
 
+    # ------------------------------------------------------------------ the hot-seat cover
     def _watch_cover(self) -> bool:
         """True while the hand is covered; notes when the cover came (a tap-in counts only
         from a gesture begun on the cover after :data:`COVER_ARM_SECONDS`)."""
@@ -324,6 +330,7 @@ class TableScene(Scene):
         self._keys_down.add(ev.key)
         return fresh
 
+    # ------------------------------------------------------------------ drawing
     def draw_plate(self, surf: pygame.Surface, i: int, r: pygame.Rect, turn: int | None,
                    count: int | None, sym: str | None = None) -> None:
         """Seat ``i``'s plate in ``r``: its peg colour (and team symbol), its name (CPU level,
