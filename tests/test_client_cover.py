@@ -191,3 +191,34 @@ def test_a_key_held_from_alices_turn_does_not_tap_in_when_it_repeats(app: App) -
     post(pygame.MOUSEBUTTONUP, pos=c, button=1)
     frames(app)
     assert not table.public["cover"] and table.session.screen_seat() == 1
+
+
+def test_enter_held_while_the_table_opens_does_not_tap_in(app: App,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Enter on the button that opened a hot-seat table, still held: its repeats reach the
+    table as KEYDOWNs it never saw begin; they are no fresh press."""
+    held = {pygame.K_RETURN}
+
+    class Pressed:
+        def __getitem__(self, k: int) -> bool:
+            return k in held
+
+    monkeypatch.setattr(pygame.key, "get_pressed", lambda: Pressed())
+    session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz",
+                           cpu=SyncCpu(), clock=app.table_clock,
+                           rules=FixedStart(TRACK, SPLIT_POSITION))
+    assert session.sit(0, "Alice").ok and session.sit(1, "Bob").ok and session.start().ok
+    table = app.open_table(session)
+    assert isinstance(table, TrackTableScene)
+    app.frame(COVER_ARM_SECONDS)
+    for _ in range(3):  # the repeats, after the cover is armed
+        post(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
+    post(pygame.KEYUP, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
+    held.clear()
+    frames(app)
+    assert table.public["cover"], "a held key's repeats tapped in"
+    post(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
+    post(pygame.KEYUP, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
+    frames(app)
+    assert not table.public["cover"], "a fresh Enter taps in"

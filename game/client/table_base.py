@@ -121,6 +121,11 @@ class TableScene(Scene):
     # ------------------------------------------------------------------ lifecycle
     def enter(self) -> None:
         super().enter()
+        # a key already held when the table comes up (Enter on the button that opened it)
+        # repeats as if pressed anew: it is no fresh press, so it never taps in on the cover
+        with contextlib.suppress(pygame.error, IndexError):
+            held = pygame.key.get_pressed()
+            self._keys_down |= {k for k in COVER_KEYS if held[k]}
         if isinstance(self.form.focused, Button):  # back from ADMIN: the keys go to the board
             self.form.focus(None)
 
@@ -444,8 +449,8 @@ class TableScene(Scene):
 
     # ------------------------------------------------------------------ per frame
     def update(self, dt: float) -> None:
+        self._watch_cover()  # a cover that came since the last frame came at its start
         self.t += dt
-        self._watch_cover()
         before = self.public["state_no"]
         for msg in self.session.poll():
             self.on_message(msg)
