@@ -88,10 +88,19 @@ def _cause(path: str, e: BaseException) -> str:
 def build_table(args: argparse.Namespace, clock: Callable[[], float] | None = None) -> Any:
     """The table to host, new or resumed. Raises CliError with a readable message."""
     from game.cpu_worker import ProcessCpu, SyncCpu
-    from game.table import SaveError, SeatSpec, Table, TableError
 
     clock = clock or make_clock(args.clock_scale)
     cpu: Any = SyncCpu() if args.sync_cpu else ProcessCpu()
+    try:
+        return _new_or_resumed(args, clock, cpu)
+    except BaseException:
+        cpu.close()
+        raise
+
+
+def _new_or_resumed(args: argparse.Namespace, clock: Callable[[], float], cpu: Any) -> Any:
+    from game.table import SaveError, SeatSpec, Table, TableError
+
     if args.resume:
         path = str(args.resume)
         try:
