@@ -136,7 +136,7 @@ def test_resume_without_a_note_says_it_gives_a_new_code(tmp_path: pathlib.Path) 
     warning = info2["warning"]  # the line "warning: no code noted beside the save ..."
     assert warning.startswith("no code noted beside the save")
     assert "giving the table a new code" in warning and str(save) in warning
-    assert len(info2["code"]) == 4 and info2["code"] != info["code"]  # 1 in ~10^5 alike
+    assert len(info2["code"]) == 4 and info2["code"] != info["code"]  # alike 1 in 23**4
 
 
 def test_serve_address_takes_what_was_not_given_from_the_note(tmp_path: pathlib.Path) -> None:
