@@ -26,17 +26,18 @@ Durations are not carried: the client derives each event's from
 ``scale`` (``SPEEDS[public["speed"]].scale``), exactly as the table paces its CPUs.
 
 Field types that the wire checks more tightly are tagged with ``Annotated`` (:data:`Seat`,
-:data:`StateNo`, :data:`Token`, :data:`Text`): ``net.protocol`` maps each tag to a checker.
+:data:`StateNo`, :data:`Token`, :data:`Text`, :data:`Count`): ``net.protocol`` maps each tag
+to a checker.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: TypedDict must see NotRequired at class creation.
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 Seat = Annotated[int, "seat"]
 StateNo = Annotated[int, "state_no"]
 Token = Annotated[str, "token"]
 Text = Annotated[str, "text"]
+Count = Annotated[int, "count"]  # a whole number >= 0
 Event = dict[str, Any]
 View = dict[str, Any]
 
@@ -57,7 +58,7 @@ class SeatInfo(TypedDict):
     kind: Literal["person", "cpu"]
     name: str
     level: str | None  # a CPU's level
-    team: int
+    team: Count
     symbol: str
     local: bool
     connected: bool
@@ -82,7 +83,7 @@ class Public(TypedDict):
     speed: str
     screen_owner: Seat | None
     cover: bool
-    turns: int
+    turns: Count
     outcome: dict[str, Any] | None
     points: dict[str, int]
     save_error: str | None
@@ -121,7 +122,7 @@ class PlayMsg(TypedDict):
     view: View
     to_move: Seat | None
     outcome: dict[str, Any] | None
-    turns: int
+    turns: Count
     screen_owner: Seat | None
     cover: bool
 
@@ -139,7 +140,7 @@ TABLE_MESSAGES: dict[str, type[Any]] = {
 
 class Welcome(TypedDict):
     t: Literal["welcome"]
-    v: int
+    v: Count
     token: Token
     seat: Seat | None
     table: dict[str, Any]
@@ -150,7 +151,7 @@ class Refused(TypedDict):
     code: Text
     message: str
     of: NotRequired[Text | None]
-    ref: NotRequired[int | None]
+    ref: NotRequired[Count | None]
 
 
 class Error(TypedDict):
@@ -161,7 +162,7 @@ class Error(TypedDict):
 
 class Pong(TypedDict):
     t: Literal["pong"]
-    n: NotRequired[int]
+    n: NotRequired[Count]
 
 
 class Bye(TypedDict):
