@@ -476,8 +476,9 @@ class Table:
         """The seat that paused (``None``: no manual pause, or the host without a seat)."""
         return self._paused_by if isinstance(self._paused_by, int) else None
 
-    def _refresh(self, now: float) -> None:
-        """Recompute pause from facts; move the table clock; tell subscribers what changed."""
+    def _refresh(self, now: float, *, force: bool = False) -> None:
+        """Recompute pause from facts; move the table clock; tell subscribers what changed
+        (``force``: send the summary even if only a play-driven field changed)."""
         reasons = self.pause_reasons()
         if self._paused_by != NO_PAUSE and not any(r["reason"] == "paused" for r in reasons):
             self._paused_by = NO_PAUSE  # everyone readied since the pause
@@ -492,7 +493,7 @@ class Table:
             return
         public = self._public()
         key = {k: v for k, v in public.items() if k not in _PLAY_DRIVEN}
-        if key != self._last_public:
+        if key != self._last_public or force:
             self._last_public = key
             msg: TableMsg = {"type": "table", **public}
             self._broadcast(lambda _seat: msg)
@@ -906,7 +907,7 @@ class Table:
         if owner is not None and owner != s.index:
             return self._no("not_allowed", f"the screen is for {self._seats[owner].name}")
         self._screen_seat = s.index
-        self._refresh(self._now())
+        self._refresh(self._now(), force=True)  # the screen and its cover changed hands
         return self._ok(f"{s.name} has the screen", seat=s.index)
 
     # ------------------------------------------------------------------ CPUs
