@@ -249,7 +249,7 @@ def test_save_kill_resume_finishes_like_a_game_that_never_stopped(tmp_path: Path
     assert again.points() == whole.points()
     assert {**again.result(), "table_id": 0} == {**whole.result(), "table_id": 0}
     again.close()
-    info = read_save_info(path)  # the Reopen list tells a finished table from one in progress
+    info = inspect_save(path)  # the Reopen list tells a finished table from one in progress
     assert info is not None and info.finished and info.plays == len(whole.log)
     assert info.detail().endswith(" - finished")
     # the finished save resumes to the same end again

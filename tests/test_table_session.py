@@ -35,7 +35,7 @@ def test_the_opening_deal_reaches_the_scene_as_a_start_message() -> None:
     assert {m["type"] for m in s.poll()} <= {"table"}  # the lobby: nothing to animate
     assert s.start().ok
     msgs = s.poll()
-    assert [m["type"] for m in msgs][0] == "start"
+    assert msgs and msgs[0]["type"] == "start"
     start = msgs[0]
     assert start["type"] == "start"
     assert [e["type"] for e in start["events"]] == ["dealt", "turn"]

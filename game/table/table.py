@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from game.rules.api import GameRules, RulesError
 from game.table import savefile
@@ -722,7 +722,8 @@ class Table:
         self._drop_cpu_request()
         state, outcome, mover = self._state, self.outcome(), self.to_move()
         turns, owner, cover = self.turns, self.screen_owner(), self.cover_needed()
-        kind = "person" if by == "person" else "cpu" if by == "cpu" else "standin"
+        kind: Literal["person", "cpu", "standin"] = (
+            "person" if by == "person" else "cpu" if by == "cpu" else "standin")
 
         def message(viewer: int | None) -> PlayMsg:
             return {
