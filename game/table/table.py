@@ -9,9 +9,11 @@ worth), :mod:`~game.table.savefile` (the save file's only writer and reader),
 messages, typed once), :mod:`~game.table.results` (results and records).
 
 This file is the table's intents and its one play path, which stay together so that every
-intent's checks sit beside the state they guard: about 900 lines, over the ~600 guideline on
-purpose. Every play (a person's, a CPU's, one replayed from a save or by an undo) goes through
-:meth:`Table._apply`, and the state number is bumped only in :meth:`Table._bump`.
+intent's checks sit beside the state they guard (every other idea moved out): about 1,100
+lines, over the ~600 guideline on purpose. Every play (a person's, a CPU's, one replayed from
+a save) goes through :meth:`Table._apply`, the engine is called in :meth:`Table._step` (an
+undo re-applies the kept plays there too), and the state number moves only in
+:meth:`Table._bump`.
 """
 
 from __future__ import annotations
@@ -129,6 +131,7 @@ class Table:
         host_seat: int | None,
         table_id: str,
         cpu: CpuRunner | None,
+        dealt: tuple[Any, list[Event]] | None = None,
     ) -> None:
         self.rules = rules
         self.game: str = rules.name
@@ -143,7 +146,7 @@ class Table:
         # One call deals the game: its state (the lobby shows it, play starts from it, an undo
         # rewinds to it) and the opening deal's events (sent when the game starts).
         self._state: Any
-        self._state, self._opening_events = _opening(rules, self.config, seed)
+        self._state, self._opening_events = dealt or _opening(rules, self.config, seed)
         self._initial: Any = self._state
         self._log: list[tuple[int, str]] = []
         self.state_no = 0
@@ -200,11 +203,14 @@ class Table:
         if not isinstance(speed, str) or speed not in SPEEDS:
             raise TableError(f"unknown speed {speed!r} (expected one of {', '.join(SPEEDS)})")
         norm = rules.normalize_config(config)
-        specs = list(seats) if seats is not None else None
-        built = [seat_from_spec(i, sp) for i, sp in enumerate(specs or [])]
-        if specs is None:  # default: Tricky CPUs in every seat the game has
-            count = rules.seat_count(rules.new_game(norm, seed))
-            built = [seat_from_spec(i, SeatSpec()) for i in range(count)]
+        dealt = _opening(rules, norm, seed)  # the one deal of this table
+        specs = list(seats) if seats is not None else [
+            SeatSpec() for _ in range(rules.seat_count(dealt[0]))]  # default: Tricky CPUs
+        # (the seat count is checked again in __init__, for resume's headers too)
+        count = rules.seat_count(dealt[0])
+        if len(specs) != count:
+            raise TableError(f"this game has {count} seats, but {len(specs)} were given")
+        built = [seat_from_spec(i, sp) for i, sp in enumerate(specs)]
         if host_seat is not None and not is_seat(host_seat, len(built)):
             raise TableError(f"host_seat {host_seat} is not a seat (0..{len(built) - 1})")
         if host_seat is not None and built[host_seat].kind != "person":
@@ -212,6 +218,7 @@ class Table:
         table = cls(
             rules=rules, config=norm, seed=seed, seats=built, clock=clock, speed=speed,
             host_token=new_token(), host_seat=host_seat, table_id=secrets.token_hex(8), cpu=cpu,
+            dealt=dealt,
         )
         if save_path is not None:
             table._save = savefile.SaveFile(Path(save_path), fsync=fsync, create=True)
