@@ -612,7 +612,7 @@ def test_seat_changes_and_points_survive_a_resume(tmp_path) -> None:
 def test_an_outbox_nobody_drains_collapses_into_one_reset(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("game.table.table.OUTBOX_MAX", 20)
+    monkeypatch.setattr("game.table.base.OUTBOX_MAX", 20)
     clock = FakeClock()
     t = Table.create("race", {"seats": 2, "target": 10**6}, 1, None, clock=clock, cpu=FirstCpu())
     t.snapshot(0)

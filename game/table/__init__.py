@@ -9,6 +9,7 @@ machine) · ``registry`` (the games) · ``errors``.
 Every name other code imported from the one-file ``game.table`` is re-exported here.
 """
 
+from game.table.base import NO_HAND_COVER, OUTBOX_MAX, Result
 from game.table.cpu import CPU_TIMEOUT, HISTORY_MAX
 from game.table.errors import (
     CorruptSave,
@@ -24,7 +25,7 @@ from game.table.registry import register_rules, rules_for
 from game.table.results import game_result
 from game.table.savefile import SAVE_FORMAT, SAVE_VERSION
 from game.table.seats import CPU_LEVELS, NAME_MAX, STAND_IN_LEVEL, SYMBOLS, WORTH, SeatSpec
-from game.table.table import NO_HAND_COVER, OUTBOX_MAX, Result, Table
+from game.table.table import Table
 
 #: The old name of :data:`DURATIONS`.
 BASE_DURATIONS = DURATIONS

@@ -1,182 +1,50 @@
-"""The authoritative table: intents, the one play path (check, apply, record, views).
+"""The authoritative table: the one play path (check, apply, record, views), CPUs, building.
 
 ``docs/table.md`` is the design (creating and resuming, intents and their refusal codes, pause,
-speed, connections, hot seat, solo, driving, output, points, the save file). The ideas live in
-their own modules beside this one: :mod:`~game.table.pacing` (speeds, event durations),
-:mod:`~game.table.pause` (pause reasons), :mod:`~game.table.seats` (seats, tokens, names,
-worth), :mod:`~game.table.savefile` (the save file's only writer and reader),
-:mod:`~game.table.cpu` (CPU runners and scheduling), :mod:`~game.table.messages` (the
-messages, typed once), :mod:`~game.table.results` (results and records).
+speed, connections, hot seat, solo, driving, output, points, the save file). :class:`Table` is
+made of :class:`~game.table.base.TableBase` (the facts and what reads them: the summary, the
+outbox, the save record) and :class:`~game.table.lobby.SeatIntents` (seats, pause, speed,
+connections, hot seat); this file adds building and resuming, the start, the plays, undo and
+the CPUs. The other ideas live beside it: :mod:`~game.table.pacing`, :mod:`~game.table.pause`,
+:mod:`~game.table.seats`, :mod:`~game.table.savefile`, :mod:`~game.table.cpu`,
+:mod:`~game.table.messages`, :mod:`~game.table.results`.
 
-This file is the table's intents and its one play path, which stay together so that every
-intent's checks sit beside the state they guard (every other idea moved out): about 1,100
-lines, over the ~600 guideline on purpose. Every play (a person's, a CPU's, one replayed from
-a save) goes through :meth:`Table._apply`, the engine is called in :meth:`Table._step` (an
-undo re-applies the kept plays there too), and the state number moves only in
-:meth:`Table._bump`.
+Every play (a person's, a CPU's, one replayed from a save) goes through :meth:`Table._apply`;
+the engine is called in :meth:`Table._step` (an undo re-applies the kept plays there too), and
+the state number moves only in :meth:`Table._bump`.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from game.rules.api import GameRules, RulesError
 from game.table import savefile
-from game.table.cpu import (
-    CPU_TIMEOUT,
-    HISTORY_MAX,
-    CpuFailed,
-    CpuJob,
-    CpuRunner,
-    SyncCpu,
-    cpu_due,
-    cpu_seed,
-)
+from game.table.base import OUTBOX_MAX, Result, TableBase, _opening, log
+from game.table.cpu import CPU_TIMEOUT, HISTORY_MAX, CpuFailed, CpuJob, CpuRunner, cpu_due, cpu_seed
 from game.table.errors import CorruptSave, SaveError, TableError
-from game.table.messages import (
-    Event,
-    PauseReason,
-    PlayMsg,
-    Public,
-    ResetMsg,
-    SeatInfo,
-    Snapshot,
-    StartMsg,
-    TableMessage,
-    TableMsg,
-)
-from game.table.pacing import SPEEDS, Speed, event_duration
-from game.table.pause import NO_PAUSE, pause_reasons
+from game.table.lobby import SeatIntents
+from game.table.messages import Event, PlayMsg, StartMsg
+from game.table.pacing import SPEEDS
 from game.table.registry import rules_for
-from game.table.results import GameResult, game_result
-from game.table.results import points as reckon_points
 from game.table.seats import (
-    CPU_LEVELS,
-    NAME_MAX,
     STAND_IN_LEVEL,
-    SYMBOLS,
-    Seat,
     SeatSpec,
-    clean_name,
-    cpu_name,
     is_seat,
     new_token,
-    same,
     seat_from_record,
     seat_from_spec,
 )
 
-log = logging.getLogger("game.table")
-
-OUTBOX_MAX = 1000
-#: Games whose views hide nothing from a seat that the seat's neighbours may see (no hand cover).
-NO_HAND_COVER = {"layout"}
-# Public fields that change with every play: a "play" message carries them, so a change of
-# these alone sends no "table" message.
-_PLAY_DRIVEN = frozenset({"state_no", "to_move", "turns", "screen_owner", "cover"})
+__all__ = ["OUTBOX_MAX", "Result", "Table"]
 
 
-@dataclass(frozen=True)
-class Result:
-    """The answer to an intent. ``bool(result)`` is ``result.ok``."""
-
-    ok: bool
-    code: str
-    message: str
-    state_no: int
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok, "code": self.code, "message": self.message,
-            "state_no": self.state_no, "data": dict(self.data),
-        }
-
-
-def _opening(rules: GameRules, config: Mapping[str, Any], seed: int) -> tuple[Any, list[Event]]:
-    """The starting state and the opening deal's events, from ONE call of ``rules.start``.
-
-    COMPATIBILITY PATH (until every ``GameRules`` declares ``start``): a rules object without
-    ``start`` (a registered test double) starts from ``new_game`` with no events.
-    """
-    start = getattr(rules, "start", None)
-    if start is None:
-        return rules.new_game(config, seed), []
-    state, events = start(config, seed)
-    return state, list(events)
-
-
-class Table:
+class Table(SeatIntents, TableBase):
     """One game at one table. Build it with :meth:`create` or :meth:`resume`."""
-
-    def __init__(
-        self,
-        *,
-        rules: GameRules,
-        config: Mapping[str, Any],
-        seed: int,
-        seats: list[Seat],
-        clock: Callable[[], float],
-        speed: str,
-        host_token: str,
-        host_seat: int | None,
-        table_id: str,
-        cpu: CpuRunner | None,
-        dealt: tuple[Any, list[Event]] | None = None,
-    ) -> None:
-        self.rules = rules
-        self.game: str = rules.name
-        self.config: dict[str, Any] = dict(config)
-        self.seed = seed
-        self.table_id = table_id
-        self._clock = clock
-        self.speed: Speed = SPEEDS[speed]
-        self._host_token = host_token
-        self.host_seat = host_seat
-        self.cpu: CpuRunner = cpu if cpu is not None else SyncCpu()
-        # One call deals the game: its state (the lobby shows it, play starts from it, an undo
-        # rewinds to it) and the opening deal's events (sent when the game starts).
-        self._state: Any
-        self._state, self._opening_events = dealt or _opening(rules, self.config, seed)
-        self._initial: Any = self._state
-        self._log: list[tuple[int, str]] = []
-        self.state_no = 0
-        self.phase = "lobby"  # "lobby" | "playing" | "over"
-        count = rules.seat_count(self._state)
-        if len(seats) != count:
-            raise TableError(f"this game has {count} seats, but {len(seats)} were given")
-        self._seats = seats
-        for t, members in enumerate(rules.teams(self._state)):
-            for s in members:
-                self._seats[s].team = t
-                self._seats[s].symbol = SYMBOLS[t % len(SYMBOLS)]
-        self._worth: list[int] = [s.worth for s in self._seats]
-        self._paused_by: int | str | None = NO_PAUSE  # None: paused by the host
-        self._host_ready = True
-        self._paused_at: float | None = None
-        self._paused_total = 0.0
-        self._busy_until = 0.0  # table time
-        self._turn_since = 0.0  # table time
-        self._cpu_pending: tuple[Any, ...] | None = None
-        self._outboxes: dict[int | None, list[TableMessage]] = {}
-        self._last_public: dict[str, Any] | None = None
-        self._screen_seat: int | None = None
-        self._save: savefile.SaveFile | None = None
-        self._replaying = False
-        self.warnings: list[str] = []
-        #: Why saving stopped (the disk filled up...), or None while every play is saved.
-        self.save_error: str | None = None
-        self.cpu_plays = 0
-        self.standin_plays = 0
 
     # ------------------------------------------------------------------ construction
 
@@ -347,280 +215,6 @@ class Table:
         else:
             raise ValueError(f"unknown record type {t!r}")
 
-    def _record(self, rec: dict[str, Any]) -> None:
-        """Append ``rec`` to the save. A failed write stops saving for good with one message
-        (:attr:`save_error`, in the public summary); the play that wrote it stands."""
-        if self._save is None or self._replaying:
-            return
-        try:
-            self._save.append(rec)
-        except (OSError, ValueError) as e:
-            # Keep playing, but write nothing more: the file stays a replayable prefix (a torn
-            # last line is dropped on resume), never a file with a gap in it.
-            msg = f"saving stopped: cannot write {self._save.path} ({e}); the game goes on unsaved"
-            log.error(msg)
-            self.warnings.append(msg)
-            self.save_error = msg
-            self._save.close()  # never raises
-            self._save = None
-
-    def close(self) -> None:
-        """Close the save file (the CPU runner belongs to the caller)."""
-        if self._save is not None:
-            self._save.close()
-
-    # ------------------------------------------------------------------ small queries
-
-    @property
-    def host_token(self) -> str:
-        return self._host_token
-
-    @property
-    def save_path(self) -> Path | None:
-        """Where the table is saved (None: not saved, or saving stopped)."""
-        return self._save.path if self._save is not None else None
-
-    def is_host(self, token: object) -> bool:
-        """True for the host's admin token and for the token of ``host_seat``."""
-        return self._is_host(token)
-
-    def public(self) -> Public:
-        """What everyone may know about the table (no view, no tokens): the ``table`` message."""
-        return self._public()
-
-    def seat_info(self, seat: int) -> SeatInfo:
-        """The public facts of one seat (kind, name, level, team, symbol, connected...)."""
-        return self._seat_public(self._seats[seat])
-
-    @property
-    def state(self) -> Any:
-        """The full engine state: for the host's own checks and tests, never for a seat."""
-        return self._state
-
-    @property
-    def log(self) -> list[tuple[int, str]]:
-        """The plays so far as ``(seat, token)`` pairs (a copy)."""
-        return list(self._log)
-
-    @property
-    def turns(self) -> int:
-        """Plays made so far (the solo count: every turn counts, a forced discard too)."""
-        return len(self._log)
-
-    @property
-    def seat_count(self) -> int:
-        return len(self._seats)
-
-    def token(self, seat: int) -> str:
-        """The secret token of ``seat`` (the host hands it to whoever sits there)."""
-        return self._seats[seat].token
-
-    def seat_of(self, token: object) -> int | None:
-        if not isinstance(token, str):
-            return None
-        for s in self._seats:
-            if same(token, s.token):
-                return s.index
-        return None
-
-    def to_move(self) -> int | None:
-        return None if self.phase != "playing" else self.rules.to_move(self._state)
-
-    def outcome(self) -> dict[str, Any] | None:
-        return self.rules.outcome(self._state)
-
-    def is_solo(self) -> bool:
-        return len(self._seats) == 1
-
-    def event_duration(self, event: Mapping[str, Any]) -> float:
-        """Seconds ``event`` animates at the table's current speed."""
-        return event_duration(event, self.speed)
-
-    def _now(self) -> float:
-        return float(self._clock())
-
-    def _table_time(self, now: float) -> float:
-        """The clock with every paused span (and the lobby) cut out."""
-        base = self._paused_at if self._paused_at is not None else now
-        return base - self._paused_total
-
-    def table_time(self) -> float:
-        return self._table_time(self._now())
-
-    def busy_for(self) -> float:
-        """Seconds of animation still to play at this speed (0 when idle)."""
-        return max(0.0, self._busy_until - self.table_time())
-
-    def _is_host(self, token: object) -> bool:
-        if not isinstance(token, str):
-            return False
-        if same(token, self._host_token):
-            return True
-        return self.host_seat is not None and same(token, self._seats[self.host_seat].token)
-
-    def _ok(self, message: str = "ok", **data: Any) -> Result:
-        return Result(True, "ok", message, self.state_no, data)
-
-    def _no(self, code: str, message: str) -> Result:
-        return Result(False, code, message, self.state_no)
-
-    def _person_seat(self, token: object) -> Seat | None:
-        i = self.seat_of(token)
-        if i is None or self._seats[i].kind != "person":
-            return None
-        return self._seats[i]
-
-    # ------------------------------------------------------------------ pause
-
-    def pause_reasons(self) -> list[PauseReason]:
-        """Why the table is paused now (empty: not paused). Recomputed from facts each call."""
-        return pause_reasons(self.phase, self._seats, self._paused_by, self._host_ready)
-
-    def paused(self) -> bool:
-        return bool(self.pause_reasons())
-
-    def paused_by(self) -> int | None:
-        """The seat that paused (``None``: no manual pause, or the host without a seat)."""
-        return self._paused_by if isinstance(self._paused_by, int) else None
-
-    def _refresh(self, now: float, *, force: bool = False) -> None:
-        """Recompute pause from facts; move the table clock; tell subscribers what changed
-        (``force``: send the summary even if only a play-driven field changed)."""
-        reasons = self.pause_reasons()
-        if self._paused_by != NO_PAUSE and not any(r["reason"] == "paused" for r in reasons):
-            self._paused_by = NO_PAUSE  # everyone readied since the pause
-            self._host_ready = True
-        paused = bool(reasons) or self.phase == "over"
-        if paused and self._paused_at is None:
-            self._paused_at = now
-        elif not paused and self._paused_at is not None:
-            self._paused_total += now - self._paused_at
-            self._paused_at = None
-        if self._replaying:
-            return
-        public = self._public()
-        key = {k: v for k, v in public.items() if k not in _PLAY_DRIVEN}
-        if key != self._last_public or force:
-            self._last_public = key
-            msg: TableMsg = {"type": "table", **public}
-            self._broadcast(lambda _seat: msg)
-
-    # ------------------------------------------------------------------ seats
-
-    def _put_seat(self, new: Seat) -> None:
-        """``new`` takes its seat (keeping the seat's team and symbol) and is recorded; a
-        seat's worth during play is the lowest it had."""
-        i = new.index
-        old = self._seats[i]
-        new.team, new.symbol = old.team, old.symbol
-        self._seats[i] = new
-        if self.phase == "playing":
-            self._worth[i] = min(self._worth[i], new.worth)
-        else:
-            self._worth[i] = new.worth
-        self._record({"t": "seat", **new.to_record()})
-
-    def sit(self, name: str, *, local: bool = False) -> Result:
-        """Take the first CPU seat (lobby only)."""
-        for s in self._seats:
-            if s.kind == "cpu":
-                return self.take_seat(s.index, name, local=local)
-        return self._no("not_allowed", "every seat is taken")
-
-    def take_seat(self, seat: int, name: str, *, local: bool = False) -> Result:
-        """Sit a person in a CPU seat (lobby only). ``data`` carries the new secret token."""
-        if self.phase != "lobby":
-            return self._no("not_allowed", "seats can be taken only before the game starts")
-        if not is_seat(seat, len(self._seats)):
-            return self._no("bad_request", f"there is no seat {seat!r}")
-        clean = clean_name(name)
-        if clean is None:
-            return self._no("bad_request", f"a name must have 1 to {NAME_MAX} characters")
-        old = self._seats[seat]
-        if old.kind != "cpu":
-            return self._no("not_allowed", f"seat {seat} is taken by {old.name}")
-        new = Seat(seat, "person", clean, old.level, new_token(), bool(local), connected=True,
-                   ready=bool(local), seen=True)
-        self._put_seat(new)
-        self._refresh(self._now())
-        return self._ok(f"{clean} sits at seat {seat}", seat=seat, token=new.token)
-
-    def rename(self, token: str, name: str) -> Result:
-        """A person changes the name their seat shows (lobby only: a hot-seat table names
-        each person at the screen)."""
-        s = self._person_seat(token)
-        if s is None:
-            return self._no("bad_token", "bad token")
-        if self.phase != "lobby":
-            return self._no("not_allowed", "names can change only before the game starts")
-        clean = clean_name(name)
-        if clean is None:
-            return self._no("bad_request", f"a name must have 1 to {NAME_MAX} characters")
-        if clean != s.name:
-            s.name = clean
-            self._record({"t": "seat", **s.to_record()})
-            self._refresh(self._now())
-        return self._ok(f"seat {s.index} is {clean}", seat=s.index)
-
-    def leave(self, token: str) -> Result:
-        """A person leaves their seat before the game starts (it becomes a Tricky CPU)."""
-        s = self._person_seat(token)
-        if s is None:
-            return self._no("bad_token", "bad token")
-        if self.phase != "lobby":
-            return self._no("not_allowed", "the game has started: hand your seat to a CPU")
-        if s.index == self.host_seat:
-            return self._no("not_allowed", "the host's seat cannot be left")
-        self._replace_with_cpu(s.index, STAND_IN_LEVEL, left=None)
-        self._refresh(self._now())
-        return self._ok(f"seat {s.index} is free", seat=s.index)
-
-    def _replace_with_cpu(
-        self, i: int, level: str, *, left: str | None, token: str | None = None
-    ) -> None:
-        self._put_seat(Seat(i, "cpu", cpu_name(level), level, token or new_token(), False,
-                            left=left))
-        self._drop_cpu_request()
-
-    def set_cpu(self, host_token: str, seat: int, level: str) -> Result:
-        """The host sets a CPU seat's difficulty (lobby or during play)."""
-        if not self._is_host(host_token):
-            return self._no("not_host", "only the host sets CPU levels")
-        if self.phase == "over":
-            return self._no("game_over", "game over")
-        if not is_seat(seat, len(self._seats)):
-            return self._no("bad_request", f"there is no seat {seat!r}")
-        if not isinstance(level, str) or level not in CPU_LEVELS:
-            return self._no("bad_request", f"unknown CPU level {level!r} ({', '.join(CPU_LEVELS)})")
-        s = self._seats[seat]
-        if s.kind != "cpu":
-            return self._no("not_allowed", f"seat {seat} is {s.name}, not a CPU")
-        self._replace_with_cpu(seat, level, left=s.left, token=s.token)  # keeps its token
-        self._refresh(self._now())
-        return self._ok(f"seat {seat} is now {cpu_name(level)}", seat=seat)
-
-    def ready(self, token: str) -> Result:
-        """A person (or the host) is ready. Play resumes once every connected person is."""
-        if self.phase == "over":
-            return self._no("game_over", "game over")
-        s = self._person_seat(token)
-        if s is None:
-            if self._is_host(token):
-                self._host_ready = True
-                self._refresh(self._now())
-                return self._ok("the host is ready")
-            return self._no("bad_token", "bad token")
-        group = [x for x in self._seats if x.kind == "person" and x.local] if s.local else [s]
-        for x in group:
-            x.ready = True
-            x.joining = False
-            if not x.connected:
-                x.connected, x.dropped_at, x.seen = True, None, True
-        if self.host_seat is not None and s.index == self.host_seat:
-            self._host_ready = True
-        self._refresh(self._now())
-        return self._ok(f"{s.name} is ready", seat=s.index)
-
     # ------------------------------------------------------------------ start
 
     def start(self, host_token: str) -> Result:
@@ -778,146 +372,6 @@ class Table:
         self._refresh(now)
         return self._ok(f"took back {undone[1]}", play=undone[1])
 
-    # ------------------------------------------------------------------ pause, speed
-
-    def pause(self, token: str) -> Result:
-        """Pause for everyone; every connected person must then tap Ready."""
-        s = self._person_seat(token)
-        is_host = self._is_host(token)
-        if s is None and not is_host:
-            return self._no("bad_token", "bad token")
-        if self.phase == "lobby":
-            return self._no("not_started", "the game has not started")
-        if self.phase == "over":
-            return self._no("game_over", "game over")
-        for x in self._seats:
-            if x.kind == "person":
-                x.ready = False
-        if s is not None:
-            self._paused_by = s.index
-            if self.host_seat is not None and s.index == self.host_seat:
-                self._host_ready = True
-        else:
-            self._paused_by = None
-            self._host_ready = False
-        self._refresh(self._now())
-        return self._ok("paused")
-
-    def set_speed(self, host_token: str, name: str) -> Result:
-        if not self._is_host(host_token):
-            return self._no("not_host", "only the host sets the table speed")
-        if not isinstance(name, str) or name not in SPEEDS:
-            return self._no("bad_request", f"unknown speed {name!r} ({', '.join(SPEEDS)})")
-        if name != self.speed.name:
-            now = self._now()
-            t = self._table_time(now)
-            new = SPEEDS[name]
-            # the animations still playing finish at the new speed too
-            remaining = max(0.0, self._busy_until - t)
-            self._busy_until = t + remaining * new.scale / self.speed.scale
-            self.speed = new
-            self._record({"t": "speed", "name": name})
-            self._refresh(now)
-        return self._ok(f"table speed {name}")
-
-    # ------------------------------------------------------------------ connections
-
-    def connect(self, token: str) -> Result:
-        """A remote person connects to their seat (see the module docstring: joining)."""
-        s = self._person_seat(token)
-        if s is None:
-            return self._no("bad_token", "bad token")
-        if s.local:
-            return self._no("not_allowed", "a local seat is always connected")
-        back = s.seen and self.phase == "playing"
-        s.connected = True
-        s.dropped_at = None
-        s.seen = True
-        if back:
-            # back after a drop: the game went on, they catch up (ready unless a pause is on)
-            s.ready = self._paused_by == "-"
-            s.joining = False
-        else:
-            s.ready = False
-            s.joining = self.phase == "playing"
-        self._drop_cpu_request()
-        self._refresh(self._now())
-        return self._ok(f"{s.name} is connected", seat=s.index)
-
-    def disconnect(self, token: str) -> Result:
-        s = self._person_seat(token)
-        if s is None:
-            return self._no("bad_token", "bad token")
-        if s.local:
-            return self._no("not_allowed", "a local seat is always connected")
-        now = self._now()
-        if s.connected:
-            s.connected = False
-            s.ready = False
-            s.joining = False
-            s.dropped_at = self._table_time(now)
-        self._refresh(now)
-        return self._ok(f"{s.name} dropped off", seat=s.index)
-
-    def hand_to_cpu(self, token: str, seat: int, level: str = STAND_IN_LEVEL) -> Result:
-        """A person hands their own seat to a CPU, or the host hands a missing person's seat."""
-        if not is_seat(seat, len(self._seats)):
-            return self._no("bad_request", f"there is no seat {seat!r}")
-        if not isinstance(level, str) or level not in CPU_LEVELS:
-            return self._no("bad_request", f"unknown CPU level {level!r} ({', '.join(CPU_LEVELS)})")
-        target = self._seats[seat]
-        own = same(token, target.token)
-        if not own and not self._is_host(token):
-            return self._no("bad_token", "bad token")
-        if target.kind != "person":
-            return self._no("not_allowed", f"seat {seat} is already a CPU")
-        if not own and target.connected:
-            return self._no("not_allowed", f"{target.name} is still connected")
-        if self.phase == "over":
-            return self._no("game_over", "game over")
-        if seat == self.host_seat:
-            return self._no("not_allowed", "the host's seat cannot be handed to a CPU")
-        self._replace_with_cpu(seat, level, left=target.name if self.phase == "playing" else None)
-        self._refresh(self._now())
-        return self._ok(f"seat {seat} is now {cpu_name(level)}", seat=seat)
-
-    # ------------------------------------------------------------------ hot seat
-
-    def _local_people(self) -> list[int]:
-        return [s.index for s in self._seats if s.kind == "person" and s.local]
-
-    def screen_owner(self) -> int | None:
-        """The local person whose hand this screen should show (None: one or no local person).
-
-        It is the local person to move, else whoever last tapped in.
-        """
-        local = self._local_people()
-        if len(local) < 2:
-            return local[0] if local else None
-        mover = self.to_move()
-        return mover if mover in local else self._screen_seat
-
-    def cover_needed(self) -> bool:
-        """True while the screen must cover the hand until :meth:`screen_owner` taps in."""
-        if self.game in NO_HAND_COVER or self.phase != "playing":
-            return False
-        local = self._local_people()
-        if len(local) < 2:
-            return False
-        owner = self.screen_owner()
-        return owner is not None and owner != self._screen_seat
-
-    def tap_in(self, token: str) -> Result:
-        s = self._person_seat(token)
-        if s is None or not s.local:
-            return self._no("bad_token", "bad token")
-        owner = self.screen_owner()
-        if owner is not None and owner != s.index:
-            return self._no("not_allowed", f"the screen is for {self._seats[owner].name}")
-        self._screen_seat = s.index
-        self._refresh(self._now(), force=True)  # the screen and its cover changed hands
-        return self._ok(f"{s.name} has the screen", seat=s.index)
-
     # ------------------------------------------------------------------ CPUs
 
     def _cpu_level(self, seat: int) -> tuple[str, str, float] | None:
@@ -930,11 +384,6 @@ class Table:
             return None
         kind, at = due
         return (s.level if kind == "cpu" else STAND_IN_LEVEL), kind, at
-
-    def _drop_cpu_request(self) -> None:
-        if self._cpu_pending is not None:
-            self.cpu.cancel(self._cpu_pending)
-            self._cpu_pending = None
 
     def next_due(self) -> float | None:
         """The clock time at which :meth:`tick` next has something to do, if known.
@@ -1021,72 +470,3 @@ class Table:
         self.warnings.append(msg)
         return self._legal_tokens()[0]
 
-    # ------------------------------------------------------------------ output
-
-    def _seat_public(self, s: Seat) -> SeatInfo:
-        return s.public(self.phase == "playing", s.index == self.host_seat)
-
-    def _public(self) -> Public:
-        return {
-            "table_id": self.table_id, "game": self.game, "config": self.config,
-            "state_no": self.state_no, "phase": self.phase,  # type: ignore[typeddict-item]
-            "seats": [self._seat_public(s) for s in self._seats],
-            "to_move": self.to_move(), "pause": self.pause_reasons(),
-            "paused_by": self.paused_by(), "speed": self.speed.name,
-            "screen_owner": self.screen_owner(), "cover": self.cover_needed(),
-            "turns": self.turns, "outcome": self.outcome() if self.phase == "over" else None,
-            "points": {str(k): v for k, v in self.points().items()},
-            "save_error": self.save_error,
-        }
-
-    def _snapshot(self, seat: int | None) -> Snapshot:
-        return {"type": "snapshot", **self._public(), "seat": seat,
-                "view": self.rules.view(self._state, seat)}
-
-    def _reset(self, seat: int | None) -> ResetMsg:
-        return {"type": "reset", "snapshot": self._snapshot(seat)}
-
-    def snapshot(self, seat: int | None) -> Snapshot:
-        """Everything ``seat`` may know now; also subscribes ``seat`` to :meth:`drain`.
-
-        The net host calls it with the seat of the token it authenticated; ``None`` is a
-        spectator (no hand).
-        """
-        if seat is not None and not is_seat(seat, len(self._seats)):
-            raise TableError(f"there is no seat {seat!r}")
-        self._outboxes.setdefault(seat, [])
-        return self._snapshot(seat)
-
-    def drain(self, seat: int | None) -> list[TableMessage]:
-        """The messages for ``seat`` since the last drain (subscribes ``seat`` if needed)."""
-        box = self._outboxes.setdefault(seat, [])
-        out = list(box)
-        box.clear()
-        return out
-
-    def unsubscribe(self, seat: int | None) -> None:
-        self._outboxes.pop(seat, None)
-
-    def _broadcast(self, make: Callable[[int | None], TableMessage]) -> None:
-        if self._replaying:
-            return
-        for viewer, box in self._outboxes.items():
-            if len(box) >= OUTBOX_MAX:
-                box[:] = [self._reset(viewer)]
-            else:
-                box.append(make(viewer))
-
-    # ------------------------------------------------------------------ points and result
-
-    def points(self) -> dict[int, int]:
-        """Points of each winning person seat (empty until the game is over, and for solo)."""
-        out = self.outcome() if self.phase == "over" else None
-        if out is None or self.is_solo():
-            return {}
-        people = [s.index for s in self._seats if s.kind == "person"]
-        return reckon_points(out["winners"], self._worth, people)
-
-    def result(self) -> GameResult | None:
-        """The finished game for ``Store.record_game`` (None while it goes on): see
-        :func:`game.table.results.game_result`, which every guest calls on the same data."""
-        return game_result(self._public(), self.seed)
