@@ -86,3 +86,33 @@ def test_durations_at_normal_and_scaled_by_the_speed(event: dict[str, Any], norm
     assert event_duration(event) == pytest.approx(normal)
     for sp in SPEEDS.values():
         assert event_duration(event, sp.name) == pytest.approx(normal * sp.scale)
+
+
+def test_a_speed_change_mid_deal_rescales_the_rest_of_the_opening_animation() -> None:
+    from game.table import Table
+    from game.table.cpu import SyncCpu
+
+    class Clock:
+        t = 500.0
+
+        def __call__(self) -> float:
+            return self.t
+
+    clock = Clock()
+    t = Table.create("track", {"rules": "tees", "seats": 4}, 8, clock=clock, cpu=SyncCpu())
+    box = t.snapshot(None)
+    assert box["phase"] == "lobby"
+    t.start(t.host_token)
+    (start,) = [m for m in t.drain(None) if m["type"] == "start"]
+    deal = sum(event_duration(e) for e in start["events"])  # normal speed, by hand below
+    dealt = next(e for e in start["events"] if e["type"] == "deal")
+    assert deal == pytest.approx(0.2 + 0.06 * sum(dealt["counts"]))  # deal + a "turn" (0 s)
+    assert t.next_due() == pytest.approx(500.0 + deal + 0.8)  # the first CPU waits for it
+    clock.t = 500.0 + deal / 2  # half way through the deal...
+    assert t.set_speed(t.host_token, "blitz").ok
+    # ...the other half plays at blitz (x 0.3), then the blitz CPU wait (0.15 s)
+    assert t.busy_for() == pytest.approx(deal / 2 * 0.3)
+    assert t.next_due() == pytest.approx(clock.t + deal / 2 * 0.3 + 0.15)
+    assert t.tick() == 0  # not yet
+    clock.t = t.next_due() or 0.0
+    assert t.tick() == 1  # now the first CPU plays

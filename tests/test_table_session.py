@@ -87,6 +87,9 @@ def test_public_and_views_change_only_through_the_one_handler() -> None:
         s.poll()
     pub = s.table.public()
     assert {k: s.public[k] for k in pub} == dict(pub)
+    assert s.speed_scale == 0.3  # blitz
+    assert s.set_speed("relaxed").ok and s.poll() is not None
+    assert s.public["speed"] == "relaxed" and s.speed_scale == 1.6
     for seat in (0, 1):
         assert s.views[seat] == s.table.snapshot(seat)["view"]
     s.close()

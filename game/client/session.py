@@ -37,6 +37,7 @@ from typing import Any, Protocol
 from game.table import Result, SeatSpec, Table
 from game.table.cpu import CpuRunner, SyncCpu
 from game.table.messages import TableMessage
+from game.table.pacing import SPEEDS
 from game.table.results import GameResult, game_result
 
 
@@ -68,6 +69,8 @@ class Session(Protocol):
     def config(self) -> dict[str, Any]: ...
     @property
     def can_undo(self) -> bool: ...
+    @property
+    def speed_scale(self) -> float: ...
 
     def screen_seat(self) -> int | None: ...
     def view(self, seat: int | None = None) -> dict[str, Any]: ...
@@ -161,6 +164,13 @@ class SessionBase:
     def can_undo(self) -> bool:
         """True where undo is allowed: a solo game on this machine."""
         return not self.remote and len(self.public.get("seats") or []) == 1
+
+    @property
+    def speed_scale(self) -> float:
+        """The table speed's ``scale``: animations queued in normal-speed seconds (from
+        :func:`game.table.pacing.event_duration`) run ``1 / scale`` times as fast."""
+        sp = SPEEDS.get(str(self.public.get("speed", "normal")), SPEEDS["normal"])
+        return sp.scale
 
     def screen_seat(self) -> int | None:
         return self.local_seats[0] if self.local_seats else None
