@@ -321,3 +321,21 @@ def test_fuzzed_headers_never_give_anything_but_a_save_error(
             outcomes["refused"] += 1
         assert sf.inspect_save(path) is None or sf.inspect_save(path).seats >= 1
     assert outcomes["refused"] > 200  # nearly every mutation breaks something the table needs
+
+
+def test_a_header_that_cannot_be_written_leaves_no_file(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.write
+
+    def full(fd: int, data: Any) -> int:
+        if bytes(data).startswith(b'{"config"'):  # the header line (keys sorted)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", full)
+    path = tmp_path / "t.jsonl"
+    with pytest.raises(SaveError, match="No space left"):
+        people_table(path, Clock())
+    monkeypatch.undo()
+    assert not path.exists()  # a later try may use the same name
+    people_table(path, Clock()).close()

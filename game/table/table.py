@@ -16,6 +16,7 @@ the state number moves only in :meth:`Table._bump`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Callable, Iterable, Mapping
@@ -92,8 +93,10 @@ class Table(SeatIntents, TableBase):
             table._save = savefile.SaveFile(Path(save_path), fsync=fsync, create=True)
             try:
                 table._save.append(table._header())
-            except OSError as e:
+            except OSError as e:  # this file was made just now (O_EXCL): take it away again
                 table._save.close()
+                with contextlib.suppress(OSError):
+                    os.unlink(save_path)
                 raise SaveError(f"cannot write the save file {save_path}: {e}") from None
         now = float(clock())
         table._busy_until = table._turn_since = now
