@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.client.session import SessionBase
 from game.table import Result, SeatSpec, Table
@@ -243,3 +243,10 @@ def host_table(game: str, config: dict[str, Any], name: str, speed: str, cpu: An
     session.save_path = table.save_path
     print(f"Tee Table: hosting table {ht.code} - join with the code or {ht.link}", flush=True)
     return session
+
+
+if TYPE_CHECKING:  # mypy checks that both sessions implement the one Session interface
+    from game.client.session import LocalSession, Session
+
+    def _both_are_sessions(local: LocalSession, net: NetSession) -> tuple[Session, Session]:
+        return local, net
