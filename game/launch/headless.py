@@ -45,11 +45,11 @@ OVERDUE_WAIT = 0.25
 
 
 def _saves() -> Any:
-    """The module with the save folder's helpers (``new_save_path``, ``read_host_note``,
-    ``write_host_note``): in ``game.client.saves`` until the table package owns them."""
-    from game.client import saves
+    """The save folder's helpers (``new_save_path``, ``read_host_note``, ``write_host_note``):
+    the table package's save-file module, imported when first needed (not at start-up)."""
+    from game.table import savefile
 
-    return saves
+    return savefile
 
 
 @dataclass
