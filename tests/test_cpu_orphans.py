@@ -5,18 +5,9 @@ The host thinks for its CPUs in a worker process (``game.cpu_worker.ProcessCpu``
 resource tracker). A host that is killed outright runs no ``finally`` and no ``atexit``, so
 those children must notice by themselves that their parent is gone.
 
-Known to fail today: the worker and the resource tracker outlive the host (issue 15 measured
-them 23 minutes later). Recommended fix, in the CPU runner (``game/cpu_worker.py``, moving to
-``game/table/cpu.py``): give the pool an ``initializer`` that, in each worker, (1) on Linux
-calls ``prctl(PR_SET_PDEATHSIG, SIGTERM)`` through ctypes and then checks ``os.getppid()``
-against the parent's pid passed in (the parent may have died before the prctl), and (2) on
-every platform starts a daemon thread that polls ``os.getppid()`` once a second and calls
-``os._exit`` when it changes. The resource tracker exits by itself once every process that
-holds its pipe is gone, so ending the worker ends it too (both checked by hand with a
-stand-alone pool: worker and tracker gone within 2 s of the parent's SIGKILL). Mind that
-``PR_SET_PDEATHSIG`` fires when the *thread* that started the worker ends, so the getppid
-watch is the part that must be there; the prctl makes it immediate. This test turns green then
-(``strict=True``: it fails loudly the day it passes, so the mark is removed).
+The CPU runner (``game/table/cpu.py``) gives each worker an initializer whose daemon
+thread watches ``os.getppid()`` and ends the worker once the host is gone; the resource tracker
+then ends by itself, since no living process holds its pipe.
 """
 
 from __future__ import annotations
@@ -71,9 +62,6 @@ def alive(procs: dict[int, int]) -> list[int]:
     return out
 
 
-@pytest.mark.xfail(strict=True, reason="issue 15: the CPU worker and multiprocessing's resource "
-                   "tracker outlive a host killed with SIGKILL; fix in the CPU runner (see the "
-                   "module docstring: PR_SET_PDEATHSIG plus a getppid watch in the worker)")
 def test_sigkilled_host_leaves_no_child_running(tmp_path: Path) -> None:
     from tests.net_bots import join, run_until
 

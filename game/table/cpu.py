@@ -25,6 +25,9 @@ seed, the state number and the seat, so a resumed table's CPUs choose as the ori
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Hashable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -139,7 +142,8 @@ class ProcessCpu:
     def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_orphan_guard, initargs=(os.getpid(),),
             )
         return self._pool
 
@@ -197,6 +201,29 @@ class ProcessCpu:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: How often a worker looks whether the process that started it is still there (seconds).
+ORPHAN_CHECK = 0.5
+
+
+def _orphan_guard(parent: int) -> None:
+    """The worker's initializer: end this worker as soon as ``parent`` (the table's process)
+    is gone, however it went (a SIGKILL runs no ``finally`` and no ``atexit`` in the parent).
+
+    A daemon thread compares ``os.getppid()`` with ``parent``; once they differ the worker was
+    orphaned and leaves with ``os._exit``. multiprocessing's resource tracker then ends by
+    itself, since no living process holds its pipe any more.
+    """
+    if os.getppid() != parent:  # the parent died before this worker got going
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="orphan-guard", daemon=True).start()
 
 
 def _warm_up() -> bool:
