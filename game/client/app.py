@@ -33,6 +33,7 @@ import pygame
 from game.client import router, theme
 from game.client.assets import Assets
 from game.client.scene import Scene, draw_backdrop
+from game.client.stage import SceneLike
 from game.store import Settings, SettingsError, Store
 
 MIN_SIZE = (480, 360)
@@ -63,7 +64,7 @@ class App:
         with contextlib.suppress(FileNotFoundError, pygame.error):
             pygame.display.set_icon(self.assets.image("icon"))
         self.apply_sound_settings()
-        self.scenes: list[Scene] = []
+        self.scenes: list[SceneLike] = []
         self.clock = pygame.time.Clock()
         self.running = True
         self.frames = 0
@@ -181,17 +182,17 @@ class App:
 
     # scene stack ---------------------------------------------------------------
     @property
-    def top(self) -> Scene | None:
+    def top(self) -> SceneLike | None:
         return self.scenes[-1] if self.scenes else None
 
-    def push(self, scene: Scene) -> Scene:
+    def push(self, scene: SceneLike) -> SceneLike:
         if self.scenes:
             self.scenes[-1].leave()
         self.scenes.append(scene)
         scene.enter()
         return scene
 
-    def pop(self) -> Scene | None:
+    def pop(self) -> SceneLike | None:
         if not self.scenes:
             return None
         s = self.scenes.pop()
@@ -202,7 +203,7 @@ class App:
             self.quit()
         return s
 
-    def replace(self, scene: Scene) -> Scene:
+    def replace(self, scene: SceneLike) -> SceneLike:
         if self.scenes:
             self.scenes.pop().leave()
         self.scenes.append(scene)
@@ -217,7 +218,7 @@ class App:
             self.scenes[-1].enter()
 
     # the stage: scenes ask by name (game.client.stage.Stage) -------------------
-    def show(self, name: str, **options: Any) -> Scene:
+    def show(self, name: str, **options: Any) -> SceneLike:
         """Push the screen called ``name`` (:data:`game.client.router.SCREENS`)."""
         return self.push(router.screen(self, name, **options))
 
@@ -228,12 +229,12 @@ class App:
         if self.scenes:
             self.scenes[-1].enter()
 
-    def open_table(self, session: Any, replace: bool = False) -> Scene:
+    def open_table(self, session: Any, replace: bool = False) -> SceneLike:
         """Show the table scene of ``session``'s game (replacing the lobby when ``replace``)."""
         scene = router.table_scene(self, session)
         return self.replace(scene) if replace else self.push(scene)
 
-    def open_lobby(self, session: Any, kind: str) -> Scene:
+    def open_lobby(self, session: Any, kind: str) -> SceneLike:
         return self.push(router.lobby_scene(self, session, kind))
 
     def join_failed(self, reason: str, detail: str = "") -> None:

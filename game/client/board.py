@@ -48,7 +48,7 @@ START_FROM = COME_OUT_OFFSET - 2  # start row runs along k = 6..10, centred on t
 class Hole(NamedTuple):
     kind: str  # "ring", "start" or "home"
     seat: int  # -1 for ring holes
-    index: int  # ring index; start 0..4; home 1..5
+    index: int  # type: ignore[assignment]  # ring index; start 0..4; home 1..5 (shadows tuple.index)
 
 
 def ring(i: int) -> Hole:

@@ -68,7 +68,7 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
@@ -81,8 +81,24 @@ from game.client.table_scene import TrackTableScene
 from game.client.widgets import Button, Choice, Slider, TextInput
 
 if TYPE_CHECKING:
-    from game.client.app import App
     from game.client.session import Session
+    from game.client.stage import SceneLike
+
+
+class App(Protocol):
+    """What the hook reads of the app (the app module imports this one, never the reverse)."""
+
+    scenes: list[SceneLike]
+    frames: int
+    message: str | None
+    running: bool
+    screen: pygame.Surface
+
+    @property
+    def size(self) -> tuple[int, int]: ...
+
+    @property
+    def top(self) -> SceneLike | None: ...
 
 ENV = "TEE_TABLE_E2E_DIR"
 INTERVAL_ENV = "TEE_TABLE_E2E_INTERVAL"
@@ -382,7 +398,7 @@ class E2EHook:
             "message": msg, "last_message": self.last_message,
             "running": bool(app.running), "app_message": app.message,
             "banners": list(self.banners),
-            "stack": [scene_detail(s) for s in app.scenes],
+            "stack": [scene_detail(s) for s in app.scenes if isinstance(s, Scene)],
         }
         owner = next((s for s in reversed(app.scenes)
                       if isinstance(s, TableScene | LobbyScene)), None)
@@ -413,7 +429,7 @@ class E2EHook:
     def after_frame(self, app: App, now: float | None = None) -> None:
         try:
             for sc in app.scenes:  # every frame: a short banner is not missed
-                text = sc.banner
+                text = sc.banner if isinstance(sc, Scene) else None
                 if isinstance(text, str) and text and (not self.banners or
                                                        self.banners[-1] != text):
                     self.banners = [*self.banners, text][-10:]

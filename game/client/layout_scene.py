@@ -157,11 +157,12 @@ class LayoutTableScene(TableScene):
         for ev in events:
             t = ev.get("type")
             dur = max(0.05, event_duration(ev, "normal"))  # the clock runs at the table speed
-            seat = ev.get("seat")
+            raw_seat = ev.get("seat")
+            seat = raw_seat if isinstance(raw_seat, int) else -1  # -1: no seat
             card = ev.get("card")
             sprite = theme.card_sprite(card) if isinstance(card, int) else "card_back"
-            spot = self.hand_spots.get(seat, self.pile_pos) if seat is not None else None
-            rects = self.place_rects.get(seat) if seat is not None else None
+            spot = self.hand_spots.get(seat, self.pile_pos) if seat >= 0 else None
+            rects = self.place_rects.get(seat) if seat >= 0 else None
             cw = rects[0].w if rects else self.card_size[0]
             if t == "drawn" and spot is not None:
                 src = self.stock_rect.center if ev.get("source") == "stock" else \
@@ -227,7 +228,7 @@ class LayoutTableScene(TableScene):
                 text = (f"{names} won hand {ev.get('hand')}!  Places next hand: {per}. "
                         f"{lead_name} leads.")
                 # a reading floor of 0.8 s on screen at the speed it is queued at
-                w = sounded_wait(max(dur, 0.8 / self.clock.scale), "win")
+                hold = sounded_wait(max(dur, 0.8 / self.clock.scale), "win")
 
                 def won(text: str = text, sizes: list[int] = sizes) -> None:
                     self.banner = None
@@ -235,8 +236,8 @@ class LayoutTableScene(TableScene):
                 banner_on = Wait(0.0)
                 banner_on.on_done = self._set_banner(text)
                 self.timeline.push(banner_on)
-                w.on_done = won
-                self.timeline.push(w)
+                hold.on_done = won
+                self.timeline.push(hold)
             elif t == "dealt":
                 self.timeline.push(self.deal_sequence(ev))
             elif t == "game_won":
@@ -431,10 +432,10 @@ class LayoutTableScene(TableScene):
         holding = self.view().get("holding") if self.timeline.idle else None
         if holding is not None and self.view().get("turn") is not None:
             seat = self.view()["turn"]
-            rects = self.place_rects.get(seat)
-            if rects:
+            held_at = self.place_rects.get(seat)
+            if held_at:
                 hx, hy = self.hand_spots[seat]
-                r = rects[0].copy()
+                r = held_at[0].copy()
                 r.center = (round(hx), round(hy))
                 pygame.draw.rect(surf, theme.ACCENT, r.inflate(8 + int(4 * pulse),
                                                            8 + int(4 * pulse)), 3,

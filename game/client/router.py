@@ -58,14 +58,14 @@ def lobby_scene(stage: Stage, session: Any, kind: str) -> Scene:
     return LobbyScene(stage, session, kind)
 
 
-def session_of(scene: Scene) -> Any:
+def session_of(scene: object) -> Any:
     """The session a table or lobby scene holds (None for the other screens)."""
     if isinstance(scene, TableScene | LobbyScene):
         return scene.session
     return None
 
 
-def join_failed(scene: Scene | None, reason: str, detail: str = "") -> None:
+def join_failed(scene: object, reason: str, detail: str = "") -> None:
     """Tell the Join screen (when it is ``scene``) why a join gave up."""
     if isinstance(scene, JoinScene):
         scene.fail(reason, detail)

@@ -22,8 +22,29 @@ if TYPE_CHECKING:
     import pygame
 
     from game.client.assets import Assets
-    from game.client.scene import Scene
     from game.store import Settings, Store
+
+
+class SceneLike(Protocol):
+    """What the stage needs of a scene (:class:`game.client.scene.Scene` is one; this module
+    imports no scene module, so the client has no import cycle)."""
+
+    overlay: bool
+    name: str
+
+    def enter(self) -> None: ...
+
+    def leave(self) -> None: ...
+
+    def relayout(self, size: tuple[int, int]) -> None: ...
+
+    def handle(self, ev: pygame.event.Event) -> None: ...
+
+    def background(self, dt: float) -> None: ...
+
+    def update(self, dt: float) -> None: ...
+
+    def draw(self, surf: pygame.Surface) -> None: ...
 
 
 class Stage(Protocol):
@@ -42,18 +63,18 @@ class Stage(Protocol):
         ...
 
     @property
-    def top(self) -> Scene | None:
+    def top(self) -> SceneLike | None:
         """The scene on top of the stack."""
         ...
 
     # the stack
-    def push(self, scene: Scene) -> Scene: ...
+    def push(self, scene: SceneLike) -> SceneLike: ...
 
-    def pop(self) -> Scene | None: ...
+    def pop(self) -> SceneLike | None: ...
 
-    def replace(self, scene: Scene) -> Scene: ...
+    def replace(self, scene: SceneLike) -> SceneLike: ...
 
-    def show(self, name: str, **options: Any) -> Scene:
+    def show(self, name: str, **options: Any) -> SceneLike:
         """Push the screen called ``name`` (see the module docstring for the names)."""
         ...
 
@@ -61,12 +82,12 @@ class Stage(Protocol):
         """Pop scenes until the one called ``name`` (a scene's ``name``) is on top."""
         ...
 
-    def open_table(self, session: Any, replace: bool = False) -> Scene:
+    def open_table(self, session: Any, replace: bool = False) -> SceneLike:
         """Show the table scene of ``session``'s game (replacing the top scene, a lobby, when
         ``replace``)."""
         ...
 
-    def open_lobby(self, session: Any, kind: str) -> Scene:
+    def open_lobby(self, session: Any, kind: str) -> SceneLike:
         """Show the lobby of ``session`` (``kind``: local, host, join)."""
         ...
 

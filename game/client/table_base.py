@@ -28,8 +28,9 @@ from game.client.scene import Scene
 from game.client.widgets import Button, Choice, Widget
 
 if TYPE_CHECKING:
-    from game.client.session import Session  # the typed protocol both sessions implement
+    from game.client.session import Session
     from game.client.stage import Stage
+    from game.table.messages import TableMessage  # the typed protocol both sessions implement
 
 #: Table seconds a message (a refusal, a prompt) stays on screen; it also goes at the next play.
 #: Hints stay while their position lasts; messages on the results screen stay.
@@ -481,15 +482,14 @@ class TableScene(Scene):
             with contextlib.suppress(ValueError):  # an unknown name keeps the speed it had
                 self.clock.set_speed(str(speed))
 
-    def on_message(self, msg: dict[str, Any]) -> None:
+    def on_message(self, msg: TableMessage) -> None:
         """One message of the session (the same for a local and a remote table)."""
-        kind = msg.get("type")
-        if kind == "start":  # once, when the game starts: the opening deal, card by card
-            self.animate(msg.get("events", []))
-        elif kind == "play":
-            self.animate(msg.get("events", []))
+        if msg["type"] == "start":  # once, when the game starts: the opening deal, card by card
+            self.animate(msg["events"])
+        elif msg["type"] == "play":
+            self.animate(msg["events"])
             self.clear_choice()
-        elif kind == "reset":
+        elif msg["type"] == "reset":
             self.timeline.finish()
             self.clear_choice()
 

@@ -18,7 +18,7 @@ chosen it pauses). Nothing is sent to the table until a play is complete.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pygame
 
@@ -58,6 +58,10 @@ from game.client.widgets import ListBox, Widget
 from game.rules.track import RULES as TRACK
 from game.rules.track.board import Board
 from game.table import event_duration
+
+#: The timeline's peg keys are (colour, peg): where pegs are drawn and how high they are lifted.
+PegPlaces = dict[tuple[int, int], tuple[float, float]]
+PegLifts = dict[tuple[int, int], float]
 
 if TYPE_CHECKING:
     from game.client.session import Session  # the typed protocol both sessions implement
@@ -468,8 +472,8 @@ class TrackTableScene(TableScene):
                 sel = (p.seat, p.peg)
             elif (p.seat, loc) in want:
                 movable_keys.append((p.seat, p.peg))
-        self.renderer.draw(surf, g, self.look(), pegs, where, highlights, sel, movable_keys,
-                           self.t, lift)
+        self.renderer.draw(surf, g, self.look(), pegs, cast(PegPlaces, where), highlights, sel,
+                           movable_keys, self.t, cast(PegLifts, lift))
         cursor = self.keyboard_cursor()
         if cursor is not None:
             cx, cy = g.point(cursor)
