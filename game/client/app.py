@@ -32,7 +32,7 @@ import pygame
 
 from game.client import router, theme
 from game.client.assets import Assets
-from game.client.scene import Scene, draw_backdrop
+from game.client.scene import draw_backdrop
 from game.client.stage import SceneLike
 from game.store import Settings, SettingsError, Store
 
@@ -209,13 +209,6 @@ class App:
         self.scenes.append(scene)
         scene.enter()
         return scene
-
-    def pop_to(self, kind: type[Scene]) -> None:
-        """Pop scenes until one of ``kind`` is on top."""
-        while len(self.scenes) > 1 and not isinstance(self.scenes[-1], kind):
-            self.scenes.pop().leave()
-        if self.scenes:
-            self.scenes[-1].enter()
 
     # the stage: scenes ask by name (game.client.stage.Stage) -------------------
     def show(self, name: str, **options: Any) -> SceneLike:

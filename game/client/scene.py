@@ -78,11 +78,6 @@ class Scene:
     def back(self) -> None:
         self.stage.pop()
 
-    @property
-    def app(self) -> Stage:
-        """The stage (the name scenes had before the stage protocol; read-only)."""
-        return self.stage
-
     def px(self, design_px: float) -> int:
         """A size given for 1280x720, scaled to this window."""
         return max(1, round(design_px * self.u))
