@@ -36,7 +36,7 @@ def table_app(folder: Path, *, virtual_time: bool = True, loopback: bool = False
 def close_app(app: App) -> None:
     """Close every open scene's session, then the app."""
     for s in app.scenes:
-        if hasattr(s, "session"):
+        if s.session is not None:
             s.session.close()
     app.close()
 

@@ -8,64 +8,58 @@ another (or the app).
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-from game.client.layout_scene import LayoutTableScene
-from game.client.lobby import LobbyScene
 from game.client.scene import Scene
-from game.client.screens import (
-    JoinScene,
-    NewTableScene,
-    RecordsScene,
-    ReopenScene,
-    RulesScene,
-    SettingsScene,
-    TitleScene,
-)
 from game.client.stage import Stage
-from game.client.table_base import TableScene
-from game.client.table_scene import TrackTableScene
 
-#: The screens :meth:`Stage.show` opens by name.
-SCREENS: dict[str, type[Scene]] = {
-    "title": TitleScene,
-    "new_table": NewTableScene,
-    "reopen": ReopenScene,
-    "join": JoinScene,
-    "records": RecordsScene,
-    "settings": SettingsScene,
-    "rules": RulesScene,
+#: The screens :meth:`Stage.show` opens by name: ``module:Class`` in ``game.client``, imported
+#: when first shown (the first frame loads the title and nothing it does not draw).
+SCREENS: dict[str, str] = {
+    "title": "screens:TitleScene",
+    "new_table": "screens:NewTableScene",
+    "reopen": "screens:ReopenScene",
+    "join": "screens:JoinScene",
+    "records": "screens:RecordsScene",
+    "settings": "screens:SettingsScene",
+    "rules": "screens:RulesScene",
 }
+
+
+def _class(where: str) -> Any:
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(f"game.client.{module}"), name)
 
 
 def screen(stage: Stage, name: str, **options: Any) -> Scene:
     """A new screen called ``name`` (``options`` go to its constructor, e.g. ``kind``)."""
-    cls = SCREENS.get(name)
-    if cls is None:
+    where = SCREENS.get(name)
+    if where is None:
         raise ValueError(f"no screen called {name!r} (one of {', '.join(SCREENS)})")
-    return cls(stage, **options)
+    scene: Scene = _class(where)(stage, **options)
+    return scene
 
 
 def table_scene(stage: Stage, session: Any) -> Scene:
     """The table scene for the session's game: Trash (``layout``) or the track game."""
-    if session.game == "layout":
-        return LayoutTableScene(stage, session)
-    return TrackTableScene(stage, session)
+    where = "layout_scene:LayoutTableScene" if session.game == "layout" else \
+        "table_scene:TrackTableScene"
+    scene: Scene = _class(where)(stage, session)
+    return scene
 
 
 def lobby_scene(stage: Stage, session: Any, kind: str) -> Scene:
     """The lobby of a new or joined table (``kind``: local, host, join, solo)."""
-    return LobbyScene(stage, session, kind)
+    scene: Scene = _class("lobby:LobbyScene")(stage, session, kind)
+    return scene
 
 
-def session_of(scene: object) -> Any:
+def session_of(scene: Scene) -> Any:
     """The session a table or lobby scene holds (None for the other screens)."""
-    if isinstance(scene, TableScene | LobbyScene):
-        return scene.session
-    return None
+    return scene.session
 
 
-def join_failed(scene: object, reason: str, detail: str = "") -> None:
+def join_failed(scene: Scene, reason: str, detail: str = "") -> None:
     """Tell the Join screen (when it is ``scene``) why a join gave up."""
-    if isinstance(scene, JoinScene):
-        scene.fail(reason, detail)
+    scene.join_failed(reason, detail)

@@ -17,6 +17,7 @@ from game.client import theme
 from game.client.widgets import Form
 
 if TYPE_CHECKING:
+    from game.client.session import Session
     from game.client.stage import Stage
 
 
@@ -28,6 +29,8 @@ class Scene:
     name = "scene"
     #: A line shown across the scene for a while (the Trash table's "won hand 1"), or None.
     banner: str | None = None
+    #: The table this scene shows (a lobby or a table scene), which the stage closes with it.
+    session: Session | None = None
 
     def __init__(self, stage: Stage) -> None:
         self.stage = stage
@@ -35,6 +38,9 @@ class Scene:
         self.form.on_sound = stage.sound
         self.size = stage.size
         self.u = theme.unit(stage.size)
+
+    def join_failed(self, reason: str, detail: str = "") -> None:
+        """A join this scene started gave up (the Join screen says why; others ignore it)."""
 
     # lifecycle ---------------------------------------------------------------
     def enter(self) -> None:

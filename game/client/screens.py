@@ -303,17 +303,25 @@ class JoinScene(Scene):
     name = "join"
     title = "Join a game"
 
-    def __init__(self, stage: Stage) -> None:
+    def __init__(self, stage: Stage, join: str | None = None) -> None:
+        """``join``: a code, link or address to join at once (``main.py --join LINK``)."""
         super().__init__(stage)
         self.error: str | None = None
         self.status: str | None = None
-        self.entry = TextInput("", "", 80, self._typed, lambda _t: self.submit(),
+        self.entry = TextInput("", join or "", 80, self._typed, lambda _t: self.submit(),
                                placeholder="Code (like KQXF), link or address:port")
         self.join_button = Button("Join", self.submit)
         self.back_button = Button("Back", self.back)
         for w in (self.entry, self.join_button, self.back_button):
             self.form.add(w)
         self.target: Any = None
+        self._join_now = join is not None
+
+    def enter(self) -> None:
+        super().enter()
+        if self._join_now:
+            self._join_now = False
+            self.submit()
 
     def _typed(self, _text: str) -> None:
         self.error = None
@@ -332,6 +340,9 @@ class JoinScene(Scene):
         problem = self.stage.join_table(target)
         if problem:
             self.error = join_message(problem)
+
+    def join_failed(self, reason: str, detail: str = "") -> None:
+        self.fail(reason, detail)
 
     def fail(self, reason: str, detail: str = "") -> None:
         """Show a join failure (called by the connection when it gives up)."""
