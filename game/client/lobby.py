@@ -42,6 +42,7 @@ def describe(config: dict[str, Any], game: str) -> str:
 
 class LobbyScene(Scene):
     name = "lobby"
+    session: Session
     title = "The table"
 
     def __init__(self, stage: Stage, session: Session, kind: str = "local") -> None:

@@ -12,7 +12,7 @@ import importlib
 from typing import Any
 
 from game.client.scene import Scene
-from game.client.stage import Stage
+from game.client.stage import SceneLike, Stage
 
 #: The screens :meth:`Stage.show` opens by name: ``module:Class`` in ``game.client``, imported
 #: when first shown (the first frame loads the title and nothing it does not draw).
@@ -55,11 +55,12 @@ def lobby_scene(stage: Stage, session: Any, kind: str) -> Scene:
     return scene
 
 
-def session_of(scene: Scene) -> Any:
+def session_of(scene: SceneLike) -> Any:
     """The session a table or lobby scene holds (None for the other screens)."""
     return scene.session
 
 
-def join_failed(scene: Scene, reason: str, detail: str = "") -> None:
+def join_failed(scene: SceneLike | None, reason: str, detail: str = "") -> None:
     """Tell the Join screen (when it is ``scene``) why a join gave up."""
-    scene.join_failed(reason, detail)
+    if scene is not None:
+        scene.join_failed(reason, detail)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     import pygame
 
     from game.client.assets import Assets
+    from game.client.session import Session
     from game.store import Settings, Store
 
 
@@ -31,8 +32,14 @@ class SceneLike(Protocol):
 
     overlay: bool
     name: str
+    @property
+    def session(self) -> Session | None:
+        """The table the scene shows (lobby and table scenes), closed with it; else None."""
+        ...
 
     def enter(self) -> None: ...
+
+    def join_failed(self, reason: str, detail: str = "") -> None: ...
 
     def leave(self) -> None: ...
 

@@ -26,6 +26,7 @@ from game.client import theme
 from game.client.anim import TableClock, Timeline
 from game.client.scene import Scene
 from game.client.widgets import Button, Choice, Widget
+from game.table import SPEEDS
 
 if TYPE_CHECKING:
     from game.client.session import Session
@@ -59,6 +60,7 @@ class TableScene(Scene):
     """A table on screen: the session, the timeline, the overlays and the cover."""
 
     name = "table"
+    session: Session
 
     def __init__(self, stage: Stage, session: Session) -> None:
         super().__init__(stage)
@@ -528,12 +530,12 @@ class AdminOverlay(Scene):
 
     overlay = True
     name = "admin"
+    session: Session
 
     def __init__(self, stage: Stage, session: Session) -> None:
         super().__init__(stage)
         self.session = session
-        speeds = [("relaxed", "Relaxed"), ("normal", "Normal"), ("brisk", "Brisk"),
-                  ("blitz", "Blitz")]
+        speeds = [(name, name.title()) for name in SPEEDS]
         self.speed = Choice("Table speed", speeds, session.public.get("speed", "normal"),
                             self._speed)
         self.form.add(self.speed)
