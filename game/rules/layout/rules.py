@@ -17,7 +17,7 @@ from game.rules.api import (
     RulesError,
     View,
 )
-from game.rules.cards import Rng
+from game.rules.cards import Rng, below
 from game.rules.layout import engine
 from game.rules.layout.engine import OVER, PHASE_NAMES, SOURCE, UP, WILD, State
 
@@ -107,7 +107,7 @@ def new_state(cfg: Config, seed: int, ev: list[Event] | None = None) -> State:
     st.ply = 0
     st.winners = []
     if cfg["first_leader"] is None:
-        st.leader, st.rng = engine.below_int(st.n, st.rng)
+        st.leader, st.rng = below(st.n, st.rng)
     else:
         st.leader = cfg["first_leader"]
     engine.deal(st, ev)

@@ -5,8 +5,8 @@ Design for speed: a peg location is one ``int`` (``START`` = -1, ring hole ``0..
 call the generator builds a ring occupancy list and per-colour bitmasks (ring and home) and
 checks paths against precomputed path masks, so a move test is a couple of ``&``.
 
-Everything here is pure: no clocks, files or ``random``; shuffles use :class:`cards.Rng` whose
-state is stored in the game state.
+Everything here is pure: no clocks, files or ``random``; shuffles use :func:`cards.shuffle` whose
+generator state is stored in the game state.
 
 An optional C core (``_fast.c``, built by ``pip install -e .`` where a C compiler exists)
 serves :func:`gen_legal`, ``apply_play(..., events=False)`` and the tees deals and folds when
@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game.rules.api import ConfigError, RulesError
-from game.rules.cards import JOKER, Rng, make_deck
+from game.rules.cards import JOKER, make_deck, seed_state, shuffle
 from game.rules.track.board import PEGS, Board
 
 _FAST_API = 1  # the interface version this file expects of the C core
@@ -1126,13 +1126,6 @@ def gen_legal(st: TrackState) -> Sequence[Play]:
 # Apply
 
 
-def _shuffle(cards: list[int], rng_state: int) -> int:
-    rng = Rng(0)
-    rng.state = rng_state
-    rng.shuffle(cards)
-    return rng.state
-
-
 def _path(cfg: Cfg, c: int, kind: str, frm: int, to: int, n: int) -> list:
     R = cfg.R
     if kind == "f":
@@ -1202,7 +1195,7 @@ def _draw(s: TrackState, seat: int, events: list | None) -> None:
     """``seat`` draws one card (reshuffling the discards into a new pile when needed)."""
     if not s.pile:
         cards = sorted(s.discards)
-        s.rng = _shuffle(cards, s.rng)
+        s.rng = shuffle(cards, s.rng)
         s.pile = tuple(cards)
         s.discards = ()
         if events is not None:
@@ -1226,7 +1219,7 @@ def _tees_deal(s: TrackState, events: list | None) -> None:
         # the deck is used up (a read position may also hold too few cards for the round)
         s.dealer = (s.dealer + 1) % n
         cards = sorted(s.discards + s.pile)
-        s.rng = _shuffle(cards, s.rng)
+        s.rng = shuffle(cards, s.rng)
         s.pile = tuple(cards)
         s.discards = ()
         s.round = 0
@@ -1296,7 +1289,7 @@ def new_game(config: Mapping[str, Any], seed: Any, events: list | None = None) -
     n = cfg.n
     s.pegs = (START,) * (PEGS * n)
     deck = sorted(cfg.deck)
-    s.rng = _shuffle(deck, Rng.from_seed(seed).state)
+    s.rng = shuffle(deck, seed_state(seed))
     s.pile = tuple(deck)
     s.discards = ()
     s.hands = ((),) * n
