@@ -205,6 +205,10 @@ class LayoutRules:
     """``game.rules.layout.RULES``: Trash behind the shared API."""
 
     name = "layout"
+    title = "Trash"
+    min_seats = 2
+    max_seats = 8
+    hides_hands_from_neighbours = False  # every card a seat sees is face up for all
 
     def normalize_config(self, config: Mapping[str, Any]) -> Config:
         return normalize_config(config)

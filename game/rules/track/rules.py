@@ -53,6 +53,10 @@ class TrackRules:
     """The track game (rule sets tees, classic, team; every mode of spec section 2)."""
 
     name = "track"
+    title = "Track"
+    min_seats = 1
+    max_seats = 8
+    hides_hands_from_neighbours = True  # each seat holds a hand of cards
 
     # -- setup -------------------------------------------------------------------------------
     def normalize_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,7 +89,10 @@ class TrackRules:
         return list(gen_legal(state))
 
     def legal_tokens(self, state: TrackState) -> list[str]:
-        return [p.token for p in gen_legal(state)]
+        lg = gen_legal(state)
+        if isinstance(lg, list):
+            return [p.token for p in lg]
+        return lg.tokens()  # the C core's list writes the tokens without building plays
 
     def parse_play(self, state: TrackState, token: str | Play) -> Play:
         if isinstance(token, Play):
