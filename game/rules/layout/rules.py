@@ -32,25 +32,56 @@ DEFAULTS: dict[str, Any] = {
 _KEYS = ("seats", "wild", "last_chance", "upcard", "layout_size", "first_leader")
 
 
-class Play(str):
-    """A play token: ``S`` (draw from the stock), ``D`` (take the top discard), ``W<i>`` (the
-    wild card in hand goes to face-down place ``i``). A ``str``, so plays hash and compare as
-    their tokens do."""
+class Play:
+    """One layout play (python-chess's ``Move`` is the model): ``kind`` ``"S"`` (draw from the
+    stock), ``"D"`` (take the top discard) or ``"W"`` (the wild card in hand goes to face-down
+    ``place`` 1..10; ``place`` is None for the other kinds). ``str(play)`` is its token (``S``,
+    ``D``, ``W3``). A play equals another play of the same token and never a string; it hashes
+    as its token. The engine hands out the shared instances below (``STOCK``, ``DISCARD``,
+    ``WILD_PLAYS[i]``); :meth:`LayoutRules.parse_play` reads a token."""
 
-    __slots__ = ()
+    __slots__ = ("kind", "place", "token")
 
-    @property
-    def kind(self) -> str:
-        return self[0]
+    kind: str
+    place: int | None
+    token: str
 
-    @property
-    def place(self) -> int | None:
-        return int(self[1:]) if self[0] == "W" else None
+    def __init__(self, kind: str, place: int | None = None) -> None:
+        if kind in ("S", "D"):
+            if place is not None:
+                raise NotationError(f"a {kind} play has no place, not {place!r}")
+            token = kind
+        elif kind == "W":
+            if type(place) is not int or not 1 <= place <= 10:
+                raise NotationError(f"a wild card goes to a place 1..10, not {place!r}")
+            token = f"W{place}"
+        else:
+            raise NotationError(f"a layout play is S, D or W<place>, not kind {kind!r}")
+        self.kind = kind
+        self.place = place
+        self.token = token
+
+    def __str__(self) -> str:
+        return self.token
+
+    def __repr__(self) -> str:
+        return f"Play({self.token!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Play):
+            return self.token == other.token
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.token)
+
+    def __reduce__(self) -> tuple[type[Play], tuple[str, int | None]]:
+        return (Play, (self.kind, self.place))
 
 
 STOCK = Play("S")
 DISCARD = Play("D")
-WILD_PLAYS = [Play(f"W{i}") for i in range(11)]
+WILD_PLAYS: tuple[Play, ...] = tuple(Play("W", i) for i in range(1, 11))  # place i: [i - 1]
 
 
 def normalize_config(config: Mapping[str, Any]) -> Config:
@@ -126,16 +157,20 @@ def legal_tokens(st: State) -> list[Play]:
         return out
     if st.phase == WILD:
         lay = st.lay[st.turn]
-        return [WILD_PLAYS[i + 1] for i in range(len(lay)) if lay[i] < UP]
+        return [WILD_PLAYS[i] for i in range(len(lay)) if lay[i] < UP]
     return []
 
 
 def _parse_play(st: State, token: Any) -> Play:
+    if isinstance(token, Play):
+        return token
     if not isinstance(token, str):
-        raise NotationError(f"a layout play is a token string, not {token!r}")
+        raise NotationError(f"a layout play is a token string or a Play, not {token!r}")
     t = token.strip().upper()
-    if t in ("S", "D"):
-        return Play(t)
+    if t == "S":
+        return STOCK
+    if t == "D":
+        return DISCARD
     if len(t) >= 2 and t[0] in "WJK" and t[1:].isdigit():
         if t[0] != "W":
             wild_letter = "J" if st.wild == 11 else "K"
@@ -147,7 +182,7 @@ def _parse_play(st: State, token: Any) -> Play:
         place = int(t[1:])
         if not 1 <= place <= 10:
             raise NotationError(f"{token!r}: places are numbered 1 to 10")
-        return WILD_PLAYS[place]
+        return WILD_PLAYS[place - 1]
     raise NotationError(
         f"{token!r} is not a layout play (S = stock, D = discard, W3 = wild card to place 3)"
     )
@@ -164,11 +199,11 @@ def _check(st: State, seat: int, play: Any) -> Play:
     if seat != st.turn:
         raise NotYourTurn(f"it is seat {st.turn}'s turn, not seat {seat}'s")
     if st.phase == SOURCE:
-        if p == STOCK:
+        if p.kind == "S":
             if not engine.can_draw_stock(st):
                 raise IllegalPlay("the stock and the discard pile are exhausted: no stock draw")
             return p
-        if p == DISCARD:
+        if p.kind == "D":
             if not st.disc:
                 raise IllegalPlay("the discard pile is empty: draw from the stock (S)")
             if not engine.can_draw_stock(st) and not engine.is_live(st, seat, st.disc[-1]):
@@ -193,11 +228,10 @@ def apply_in_place(st: State, seat: int, play: Any, ev: list[Event] | None) -> N
 
 
 def _do(st: State, p: Play, ev: list[Event] | None) -> None:
-    k = p[0]
-    if k == "W":
-        engine.place_wild(st, int(p[1:]), ev)
+    if p.place is not None:
+        engine.place_wild(st, p.place, ev)
     else:
-        engine.take(st, k == "S", ev)
+        engine.take(st, p.kind == "S", ev)
     st.ply += 1
 
 
@@ -234,7 +268,7 @@ class LayoutRules:
         return legal_tokens(state)
 
     def legal_tokens(self, state: State) -> list[str]:
-        return [str(p) for p in legal_tokens(state)]
+        return [p.token for p in legal_tokens(state)]
 
     def parse_play(self, state: State, token: str) -> Play:
         return _parse_play(state, token)
@@ -318,7 +352,7 @@ def make_view(st: State, seat: int | None) -> View:
         "holding": st.hold if st.hold >= 0 else None,
         "turn": None if over else st.turn,
         "pending": PHASE_NAMES[st.phase] if not over else None,
-        "legal": [str(p) for p in legal_tokens(st)],
+        "legal": [p.token for p in legal_tokens(st)],
         "last_chance": None if st.lc_first < 0 else {
             "first": st.lc_first, "completed": st.lc_done[:], "to_play": st.lc_left[:],
         },

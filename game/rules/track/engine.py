@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from game.rules.api import ConfigError, RulesError
 from game.rules.cards import JOKER, make_deck, seed_state, shuffle
 from game.rules.track.board import PEGS, Board
 
-_FAST_API = 1  # the interface version this file expects of the C core
+_FAST_API = 2  # the interface version this file expects of the C core
 try:  # the optional C core (game/rules/track/_fast.c); the Python code below is the reference
     from game.rules.track import _fast
 except ImportError:  # not built: the Python engine runs
@@ -239,7 +239,52 @@ def loc_event(loc: int) -> int | str:
     return loc
 
 
-def _part_text(part: tuple[str, int, int, int, int]) -> str:
+class Part(NamedTuple):
+    """One part of a play, by name (python-chess's ``Move`` is the model); still a 5-tuple
+    ``(kind, peg, frm, to, n)``, so it unpacks and compares like one.
+
+    ``kind``: ``"o"`` come out, ``"f"`` forward ``n``, ``"b"`` backward ``n``, ``"j"`` joker
+    jump, ``"t"`` Jack trade (tees; ``n`` is the other peg), ``"x"`` discard (the play's only
+    part: ``peg`` -1, the rest 0). ``peg``: the peg id ``colour * 5 + i``. ``frm``/``to``: its
+    locations before and after (``START`` -1, ring hole, ``HOME0 + k`` for home ``k``).
+    """
+
+    kind: str
+    peg: int
+    frm: int
+    to: int
+    n: int
+
+    @property
+    def colour(self) -> int:
+        """The colour (seat) of the moved peg; -1 for a discard."""
+        return self.peg // PEGS if self.peg >= 0 else -1
+
+    @property
+    def steps(self) -> int:
+        """Holes walked: ``n`` for a forward or backward part, else 0."""
+        return self.n if self.kind in ("f", "b") else 0
+
+    @property
+    def other(self) -> int:
+        """The peg a Jack trade swaps with; -1 for every other kind."""
+        return self.n if self.kind == "t" else -1
+
+    @property
+    def is_discard(self) -> bool:
+        return self.kind == "x"
+
+
+class Bump(NamedTuple):
+    """A peg a part bumped: ``peg`` goes from ``frm`` to ``to`` (``START``, or a partner's
+    in-spot in a classic/team chain). Still a 3-tuple ``(peg, frm, to)``."""
+
+    peg: int
+    frm: int
+    to: int
+
+
+def _part_text(part: Part) -> str:
     kind, pid, frm, to, n = part
     c = COLOURS[pid // PEGS]
     if kind == "o":
@@ -258,20 +303,27 @@ def _part_text(part: tuple[str, int, int, int, int]) -> str:
 class Play:
     """One complete play: a card and everything it moves. ``str(play)`` is its token.
 
-    ``parts``: tuple of ``(kind, peg, from, to, n)`` with kind ``o`` (come out), ``f``
-    (forward ``n``), ``b`` (backward ``n``), ``j`` (joker jump), ``t`` (Jack trade; ``n`` is
-    the other peg), ``x`` (discard). ``bumps``: per part, the pegs it bumped, as
-    ``(peg, from, to)`` in order. ``last``: a tees last-resort landing on a partner.
+    ``rank``: the card's rank (0 joker, 1..13). ``parts``: a tuple of one or two :class:`Part`.
+    ``bumps``: per part, a tuple of the :class:`Bump` it caused, in order. ``last``: a tees
+    last-resort landing on a partner. A play equals another play of the same token and never
+    a string (``str(play) == token`` compares tokens); it hashes as its token.
     """
 
     __slots__ = ("_tok", "bumps", "last", "parts", "rank")
 
-    def __init__(self, rank: int, parts: tuple, bumps: tuple = ((),), last: bool = False) -> None:
+    rank: int
+    parts: tuple[Part, ...]
+    bumps: tuple[tuple[Bump, ...], ...]
+    last: bool
+    _tok: str | None
+
+    def __init__(self, rank: int, parts: tuple[Part, ...],
+                 bumps: tuple[tuple[Bump, ...], ...] = ((),), last: bool = False) -> None:
         self.rank = rank
         self.parts = parts
         self.bumps = bumps
         self.last = last
-        self._tok: str | None = None
+        self._tok = None
 
     @property
     def token(self) -> str:
@@ -289,8 +341,6 @@ class Play:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Play):
             return self.token == other.token
-        if isinstance(other, str):
-            return self.token == other
         return NotImplemented
 
     def __hash__(self) -> int:
@@ -298,7 +348,7 @@ class Play:
 
     @property
     def is_discard(self) -> bool:
-        return self.parts[0][0] == "x"
+        return self.parts[0].kind == "x"
 
 
 # --------------------------------------------------------------------------------------------
@@ -451,10 +501,10 @@ def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> tuple | None:
         return None
     team_of = cfg.team_of
     if team_of[cq] != team_of[c]:
-        return ((q, x, START),)
+        return (Bump(q, x, START),)
     inspot = cfg.inspot
     t = inspot[cq]
-    bumps = [(q, x, t)]
+    bumps = [Bump(q, x, t)]
     visited = {x}
     while True:
         if t in visited:
@@ -466,11 +516,11 @@ def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> tuple | None:
         if cr == cq:
             return None
         if team_of[cr] != team_of[cq]:
-            bumps.append((r, t, START))
+            bumps.append(Bump(r, t, START))
             return tuple(bumps)
         visited.add(t)
         nt = inspot[cr]
-        bumps.append((r, t, nt))
+        bumps.append(Bump(r, t, nt))
         cq = cr
         t = nt
 
@@ -546,20 +596,20 @@ def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list, occ: list[int], hm: list[i
         if f is None:
             k = loc - HOME0
             if k + n <= 5 and not (hm[c] >> k) & low[n]:
-                app(Play(r, (("f", pid, loc, loc + n, n),), _NOB))
+                app(Play(r, (Part("f", pid, loc, loc + n, n),), _NOB))
             continue
         if not f[n] & own:
             x = loc + n
             if x >= R:
                 x -= R
             if occ[x] < 0:
-                app(Play(r, (("f", pid, loc, x, n),), _NOB))
+                app(Play(r, (Part("f", pid, loc, x, n),), _NOB))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app(Play(r, (("f", pid, loc, x, n),), (b,)))
+                    app(Play(r, (Part("f", pid, loc, x, n),), (b,)))
         if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
-            app(Play(r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
+            app(Play(r, (Part("f", pid, loc, HOME0 + n - d, n),), _NOB))
 
 
 def _turn_board(st: TrackState) -> tuple[Cfg, int, tuple[int, ...], list[int], list[int],
@@ -617,7 +667,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                         continue
                     b = _land(cfg, pid, x, occ)
                     if b is not None:
-                        jk.append(Play(0, (("j", pid, loc, x, 0),), (b,)))
+                        jk.append(Play(0, (Part("j", pid, loc, x, 0),), (b,)))
             continue
         if r == 1 or r >= 11:
             for pid in starts:
@@ -626,11 +676,11 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                 if (rm[c] >> o) & 1:
                     continue
                 if occ[o] < 0:
-                    app(Play(r, (("o", pid, START, o, 0),), _NOB))
+                    app(Play(r, (Part("o", pid, START, o, 0),), _NOB))
                 else:
                     b = _land(cfg, pid, o, occ)
                     if b is not None:
-                        app(Play(r, (("o", pid, START, o, 0),), (b,)))
+                        app(Play(r, (Part("o", pid, START, o, 0),), (b,)))
         if r == 8:
             bwdt = cfg.bwd
             for loc, pid in movers:
@@ -643,7 +693,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                     x += R
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app(Play(8, (("b", pid, loc, x, 8),), (b,)))
+                    app(Play(8, (Part("b", pid, loc, x, 8),), (b,)))
             continue
         if minfo is None:
             minfo = _minfo(cfg, movers, rm)
@@ -656,13 +706,13 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
         elif r == 9 and team and split_ok:
             _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")), normal)
     if want_all:
-        discards = [Play(r, (("x", -1, 0, 0, 0),)) for r in ranks]
+        discards = [Play(r, (Part("x", -1, 0, 0, 0),)) for r in ranks]
         return normal, jk, discards
     if normal:
         if jk:
             normal.extend(jk)
         return normal
-    jk.extend(Play(r, (("x", -1, 0, 0, 0),)) for r in ranks)
+    jk.extend(Play(r, (Part("x", -1, 0, 0, 0),)) for r in ranks)
     return jk
 
 
@@ -703,7 +753,7 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         for a in range(1, min(top, 5 - k) + 1):
             if (h >> (k + a - 1)) & 1:
                 break
-            out[a].append((("f", pid, loc, loc + a, a), ()))
+            out[a].append((Part("f", pid, loc, loc + a, a), ()))
         return out
     R = cfg.R
     f = cfg.fwd[loc]
@@ -722,17 +772,17 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
             if (own >> x) & 1:
                 ring_ok = False
             elif occ[x] < 0:
-                lst.append((("f", pid, loc, x, a), ()))
+                lst.append((Part("f", pid, loc, x, a), ()))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    lst.append((("f", pid, loc, x, a), b))
+                    lst.append((Part("f", pid, loc, x, a), b))
         if home_ok and a > d:
             k = a - d
             if k > 5 or (h >> (k - 1)) & 1:
                 home_ok = False
             else:
-                lst.append((("f", pid, loc, HOME0 + k, a), ()))
+                lst.append((Part("f", pid, loc, HOME0 + k, a), ()))
     return out
 
 
@@ -750,11 +800,11 @@ def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         if (own >> x) & 1:
             break  # an own peg blocks this count and every longer one
         if occ[x] < 0:
-            out[a].append((("b", pid, loc, x, a), ()))
+            out[a].append((Part("b", pid, loc, x, a), ()))
         else:
             b = _land(cfg, pid, x, occ)
             if b is not None:
-                out[a].append((("b", pid, loc, x, a), b))
+                out[a].append((Part("b", pid, loc, x, a), b))
     return out
 
 
@@ -808,7 +858,7 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
         if pid2 == pid1:
             continue
         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2):
-            app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
+            app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
 
 
 def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
@@ -857,7 +907,7 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                         board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                     for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, board2[1], board2[2],
                                           board2[0]):
-                        app(Play(7, (part1, ("f", pid2, loc2, to2, rest)), ((), b2)))
+                        app(Play(7, (part1, Part("f", pid2, loc2, to2, rest)), ((), b2)))
 
 
 def _splits(
@@ -989,7 +1039,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                                 board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                             for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
                                                   board2[2], board2[0]):
-                                app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
+                                app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
                         continue
                     T = _touched(cfg, loc1, to1, b1)
                     movers2 = _second_movers(cfg, seat, pegs, movers, cols1, recolour, pid1,
@@ -1010,7 +1060,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                             board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
                                               board2[0]):
-                            app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
+                            app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
 
 
 def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
@@ -1044,14 +1094,14 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
         if cq == c:
             return
         if team_of[cq] == tc:
-            last.append(Play(r, (part,), (((q, x, START),),), True))
+            last.append(Play(r, (part,), ((Bump(q, x, START),),), True))
         else:
-            normal.append(Play(r, (part,), (((q, x, START),),)))
+            normal.append(Play(r, (part,), ((Bump(q, x, START),),)))
 
     for r in ranks:
         if r == 1 or r == 13:
             if starts and not (own >> cout) & 1:
-                land(r, ("o", starts[0], START, cout, 0), cout)
+                land(r, Part("o", starts[0], START, cout, 0), cout)
             if r == 13:
                 continue
         if r == 11:
@@ -1060,46 +1110,46 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
                 if loc >= HOME0:
                     continue
                 for x, q in others:
-                    normal.append(Play(11, (("t", pid, loc, x, q),), ((),)))
+                    normal.append(Play(11, (Part("t", pid, loc, x, q),), ((),)))
             continue
         if r == 3:
             for loc, pid in movers:
                 if loc < HOME0:
                     if (loc - cout) % R < 3 or bwdt[loc][2] & blk:
                         continue
-                    land(3, ("b", pid, loc, (loc - 3) % R, 3), (loc - 3) % R)
+                    land(3, Part("b", pid, loc, (loc - 3) % R, 3), (loc - 3) % R)
                 else:
                     k = loc - HOME0
                     if (hmc >> k) == (_FULL_HOME >> k):
                         continue  # snug
                     if k >= 4:
                         if not (hmc >> (k - 4)) & 7:
-                            normal.append(Play(3, (("b", pid, loc, loc - 3, 3),), ((),)))
+                            normal.append(Play(3, (Part("b", pid, loc, loc - 3, 3),), ((),)))
                         continue
                     if hmc & ((1 << (k - 1)) - 1):
                         continue
                     x = (ins - (3 - k)) % R
                     if bwdt[(ins + 1) % R][3 - k] & blk & ~(1 << x):
                         continue
-                    land(3, ("b", pid, loc, x, 3), x)
+                    land(3, Part("b", pid, loc, x, 3), x)
             continue
         n = 1 if r == 1 else (12 if r == 12 else r)
         for loc, pid in movers:
             if loc >= HOME0:
                 k = loc - HOME0
                 if k + n <= 5 and not (hmc >> k) & ((1 << n) - 1):
-                    normal.append(Play(r, (("f", pid, loc, loc + n, n),), ((),)))
+                    normal.append(Play(r, (Part("f", pid, loc, loc + n, n),), ((),)))
                 continue
             d = (ins - loc) % R
             if n > d:
                 h = n - d
                 if h <= 5 and not fwdt[loc][d] & blk and not hmc & ((1 << h) - 1):
-                    normal.append(Play(r, (("f", pid, loc, HOME0 + h, n),), ((),)))
+                    normal.append(Play(r, (Part("f", pid, loc, HOME0 + h, n),), ((),)))
                 continue
             if fwdt[loc][n - 1] & blk:
                 continue
             x = (loc + n) % R
-            land(r, ("f", pid, loc, x, n), x)
+            land(r, Part("f", pid, loc, x, n), x)
     if want_all:
         return normal, last
     return normal if normal else last
@@ -1440,7 +1490,7 @@ def set_fast(on: bool) -> bool:
 
 if _fast is not None:
     try:
-        _fast.setup(Play, TrackState, RulesError)
+        _fast.setup(Play, TrackState, RulesError, Part, Bump)
     except (TypeError, AttributeError):  # the classes do not match what the build expects
         _fast = None
     else:

@@ -15,6 +15,7 @@ from game.rules.track.engine import (
     START,
     TEES,
     TEES_ROUNDS,
+    Part,
     Play,
     TrackState,
     _tees_continue,
@@ -101,7 +102,7 @@ def raw_play(text: str) -> Play:
     """A play object for a readable token that is not (necessarily) legal anywhere."""
     tok = canonical_token(text)
     rank, _ = parse_token(tok)
-    p = Play(rank, (("?", -1, 0, 0, 0),))
+    p = Play(rank, (Part("?", -1, 0, 0, 0),))
     p._tok = tok
     return p
 
