@@ -106,3 +106,75 @@ def test_legal_tokens_are_the_legal_plays_written_out(name: str, config: dict[st
         seat = rules.to_move(state)
         assert seat is not None
         state, _ = rules.apply(state, seat, tokens[rng.below(len(tokens))])
+
+
+# ----------------------------------------------------------------------- state fields, once
+
+
+def test_track_state_fields_are_declared_once() -> None:
+    import dataclasses
+    import pickle
+
+    from game.rules.track import RULES as TRACK
+    from game.rules.track.engine import TrackState, gen_legal
+
+    names = [f.name for f in dataclasses.fields(TrackState)]
+    assert names == ["cfg", "seed", "pegs", "hands", "pile", "discards", "rng", "turn", "dealer",
+                     "round", "nplays", "winner", "idle", "_legal", "_board"]
+    assert set(TrackState.__slots__) == set(names)  # the slots are the fields (the C core's too)
+    st = TRACK.new_game({"rules": "classic", "seats": 4}, 9)
+    gen_legal(st)
+    assert st._legal is not None
+    # the key: the config, then every field but the cfg object and the idle guard, in order
+    assert st.key() == ("classic", 4, "teams", 2, True, True, 9, st.pegs, st.hands, st.pile,
+                        st.discards, st.rng, 0, 3, 0, 0, -1)
+    c = st.copy()
+    assert c == st and c is not st and c.pegs is st.pegs and c._legal is None and c._board is None
+    c.idle = 7
+    assert c == st  # idle is no part of the position
+    again = pickle.loads(pickle.dumps(st))
+    assert again == st and again._legal is None and again.cfg is st.cfg
+    with pytest.raises(TypeError):
+        TrackState(cfg=st.cfg, seed=1)  # type: ignore[call-arg]  # every field must be given
+
+
+def test_layout_state_fields_are_declared_once() -> None:
+    import dataclasses
+    import pickle
+
+    from game.rules.layout import RULES as LAYOUT
+    from game.rules.layout.engine import State
+
+    assert set(State.__slots__) == {f.name for f in dataclasses.fields(State)}
+    st = LAYOUT.new_game({"seats": 3}, 4)
+    c = st.copy()
+    assert c == st and c.key() == st.key()
+    # lists are copied (a copy is changed in place by the engine), rows one by one
+    c.lay[0][0] ^= 1
+    c.stock.pop()
+    assert st.lay[0][0] != c.lay[0][0] and len(st.stock) == len(c.stock) + 1
+    assert c != st
+    # derived fields stay out of the key: down follows lay, n/decks/wild follow cfg
+    d = st.copy()
+    d.down = [0, 0, 0]
+    assert d == st
+    assert st.key()[0] == tuple(sorted(st.cfg.items())) and st.key()[1] == 4
+    again = pickle.loads(pickle.dumps(st))
+    assert again == st and again.lay == st.lay and again.lay is not st.lay
+
+
+def test_a_state_field_must_say_how_it_copies() -> None:
+    import dataclasses
+
+    from game.rules import fields
+
+    with pytest.raises(ValueError):
+        fields.spec(copy="deep")  # type: ignore[arg-type]
+
+    @dataclasses.dataclass(slots=True, kw_only=True)
+    class Plain:
+        x: int = dataclasses.field(metadata=fields.SHARE)
+        y: int = 0  # not declared with a spec
+
+    with pytest.raises(TypeError, match=r"Plain\.y"):
+        fields.derive(Plain)

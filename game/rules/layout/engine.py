@@ -16,9 +16,11 @@ simulation path, which builds no events at all. The public, non-mutating API liv
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from game.rules.cards import below, shuffle_grouped
+from game.rules.fields import LIST, ROWS, SHARE, UNKEYED, derive, spec
 
 UP = 64  # face-up bit of a place
 CARD = 63  # mask back to the card
@@ -34,73 +36,42 @@ shuffle_ints = shuffle_grouped
 below_int = below
 
 
+@dataclass(slots=True, kw_only=True, eq=False, repr=False)
 class State:
-    """One position of a layout game. Treat as immutable outside this package."""
+    """One position of a layout game. Treat as immutable outside this package.
 
-    __slots__ = (
-        "cfg", "decks", "disc", "down", "hand", "hold", "lay", "lc_done", "lc_first", "lc_left",
-        "leader", "n", "passes", "phase", "ply", "rng", "seed", "sizes", "stock", "turn",
-        "wild", "winners",
-    )
+    The fields below are the one list of what a state holds: ``copy``, ``key`` and pickling
+    derive from it (:mod:`game.rules.fields`)."""
 
-    cfg: dict[str, Any]
-    seed: int
-    n: int
-    decks: int
-    wild: int
-    sizes: list[int]
-    lay: list[list[int]]
-    down: list[int]
-    stock: list[int]
-    disc: list[int]
-    hold: int
-    turn: int
-    phase: int
-    rng: int
-    hand: int
-    leader: int
-    lc_first: int
-    lc_done: list[int]
-    lc_left: list[int]
-    passes: int
-    ply: int
-    winners: list[int]
+    cfg: dict[str, Any] = field(metadata=spec(key="tuple(sorted({}.items()))"))  # normalized
+    seed: int = field(metadata=SHARE)
+    n: int = field(metadata=UNKEYED)  # seats (from cfg)
+    decks: int = field(metadata=UNKEYED)  # decks in the pack (from cfg)
+    wild: int = field(metadata=UNKEYED)  # the wild rank, 11 or 13 (from cfg)
+    sizes: list[int] = field(metadata=LIST)  # per seat, the layout size it still plays
+    lay: list[list[int]] = field(metadata=ROWS)  # per seat, its places (card, | UP face up)
+    down: list[int] = field(metadata=spec(copy="list", key=None))  # face-down places (from lay)
+    stock: list[int] = field(metadata=LIST)  # top is the last card
+    disc: list[int] = field(metadata=LIST)  # the discard pile, top last
+    hold: int = field(metadata=SHARE)  # the wild card waiting for a place, -1 if none
+    turn: int = field(metadata=SHARE)
+    phase: int = field(metadata=SHARE)  # SOURCE, WILD or OVER
+    rng: int = field(metadata=SHARE)  # the generator state (cards.splitmix64)
+    hand: int = field(metadata=SHARE)  # the hand number, from 1
+    leader: int = field(metadata=SHARE)  # the seat who leads this hand
+    lc_first: int = field(metadata=SHARE)  # last chance: the first to complete, -1 if none
+    lc_done: list[int] = field(metadata=LIST)  # last chance: the seats who completed
+    lc_left: list[int] = field(metadata=LIST)  # last chance: the seats still to play
+    passes: int = field(metadata=SHARE)  # turns passed in a row (nothing to take)
+    ply: int = field(metadata=SHARE)  # plays applied
+    winners: list[int] = field(metadata=LIST)  # the game's winners once over
 
     def copy(self) -> State:
-        s = State.__new__(State)
-        s.cfg = self.cfg
-        s.seed = self.seed
-        s.n = self.n
-        s.decks = self.decks
-        s.wild = self.wild
-        s.sizes = self.sizes[:]
-        s.lay = [p[:] for p in self.lay]
-        s.down = self.down[:]
-        s.stock = self.stock[:]
-        s.disc = self.disc[:]
-        s.hold = self.hold
-        s.turn = self.turn
-        s.phase = self.phase
-        s.rng = self.rng
-        s.hand = self.hand
-        s.leader = self.leader
-        s.lc_first = self.lc_first
-        s.lc_done = self.lc_done[:]
-        s.lc_left = self.lc_left[:]
-        s.passes = self.passes
-        s.ply = self.ply
-        s.winners = self.winners[:]
-        return s
+        return _STATE.copy(self)
 
     def key(self) -> tuple[Any, ...]:
         """Everything that makes the position, as one comparable tuple."""
-        return (
-            tuple(sorted(self.cfg.items())), self.seed, tuple(self.sizes),
-            tuple(tuple(p) for p in self.lay), tuple(self.stock), tuple(self.disc), self.hold,
-            self.turn, self.phase, self.rng, self.hand, self.leader, self.lc_first,
-            tuple(self.lc_done), tuple(self.lc_left), self.passes, self.ply,
-            tuple(self.winners),
-        )
+        return _STATE.key(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.key() == other.key()
@@ -108,10 +79,19 @@ class State:
     def __hash__(self) -> int:
         return hash(self.key())
 
+    def __getstate__(self) -> tuple[Any, ...]:
+        return _STATE.getstate(self)
+
+    def __setstate__(self, values: tuple[Any, ...]) -> None:
+        _STATE.setstate(self, values)
+
     def __repr__(self) -> str:
         from game.rules.layout.notation import format_position
 
         return f"<layout {format_position(self)}>"
+
+
+_STATE = derive(State)
 
 
 _PACKS = [[r * 4 + s for r in range(1, 14) for s in range(4)] * d for d in range(5)]

@@ -17,7 +17,7 @@ from game.rules.api import (
     RulesError,
     View,
 )
-from game.rules.cards import Rng, below
+from game.rules.cards import Rng, below, seed_state
 from game.rules.layout import engine
 from game.rules.layout.engine import OVER, PHASE_NAMES, SOURCE, UP, WILD, State
 
@@ -126,21 +126,17 @@ def _seed_int(seed: int) -> int:
 def new_state(cfg: Config, seed: int, ev: list[Event] | None = None) -> State:
     """A fresh game from a normalized config; ``ev`` (if given) receives the opening events
     (``dealt`` and ``turn``)."""
-    st = State.__new__(State)
-    st.cfg = cfg
-    st.seed = seed
-    st.n = cfg["seats"]
-    st.decks = (st.n + 1) // 2
-    st.wild = 11 if cfg["wild"] == "J" else 13
-    st.sizes = [cfg["layout_size"]] * st.n
-    st.rng = Rng.from_seed(seed).state
-    st.hand = 1
-    st.ply = 0
-    st.winners = []
+    n = cfg["seats"]
+    rng = seed_state(seed)
     if cfg["first_leader"] is None:
-        st.leader, st.rng = below(st.n, st.rng)
+        leader, rng = below(n, rng)
     else:
-        st.leader = cfg["first_leader"]
+        leader = cfg["first_leader"]
+    # the layouts, piles and turn are placeholders until engine.deal deals them
+    st = State(cfg=cfg, seed=seed, n=n, decks=(n + 1) // 2,
+               wild=11 if cfg["wild"] == "J" else 13, sizes=[cfg["layout_size"]] * n, lay=[],
+               down=[], stock=[], disc=[], hold=-1, turn=leader, phase=SOURCE, rng=rng, hand=1,
+               leader=leader, lc_first=-1, lc_done=[], lc_left=[], passes=0, ply=0, winners=[])
     engine.deal(st, ev)
     return st
 
@@ -369,29 +365,24 @@ def determinize(view: Mapping[str, Any], seed: int) -> State:
     try:
         cfg = normalize_config(view["config"])
         n = cfg["seats"]
-        st = State.__new__(State)
-        st.cfg = cfg
-        st.seed = seed
-        st.n = n
-        st.decks = (n + 1) // 2
-        st.wild = 11 if cfg["wild"] == "J" else 13
-        st.sizes = [int(x) for x in view["sizes"]]
         layouts = [list(p) for p in view["layouts"]]
-        st.disc = [int(c) for c in view["discard"]]
         hold = view["holding"]
-        st.hold = -1 if hold is None else int(hold)
         over = view["winners"] is not None
-        st.phase = OVER if over else (WILD if view["pending"] == "wild" else SOURCE)
-        st.turn = int(view["turn"]) if view["turn"] is not None else 0
-        st.hand = int(view["hand"])
-        st.leader = int(view["leader"])
         lc = view["last_chance"]
-        st.lc_first = -1 if lc is None else int(lc["first"])
-        st.lc_done = [] if lc is None else [int(x) for x in lc["completed"]]
-        st.lc_left = [] if lc is None else [int(x) for x in lc["to_play"]]
-        st.passes = int(view["passes"])
-        st.ply = int(view["ply"])
-        st.winners = [int(x) for x in view["winners"]] if over else []
+        # the layouts, the stock and the generator are dealt below
+        st = State(
+            cfg=cfg, seed=seed, n=n, decks=(n + 1) // 2, wild=11 if cfg["wild"] == "J" else 13,
+            sizes=[int(x) for x in view["sizes"]], lay=[], down=[], stock=[],
+            disc=[int(c) for c in view["discard"]], hold=-1 if hold is None else int(hold),
+            turn=int(view["turn"]) if view["turn"] is not None else 0,
+            phase=OVER if over else (WILD if view["pending"] == "wild" else SOURCE), rng=0,
+            hand=int(view["hand"]), leader=int(view["leader"]),
+            lc_first=-1 if lc is None else int(lc["first"]),
+            lc_done=[] if lc is None else [int(x) for x in lc["completed"]],
+            lc_left=[] if lc is None else [int(x) for x in lc["to_play"]],
+            passes=int(view["passes"]), ply=int(view["ply"]),
+            winners=[int(x) for x in view["winners"]] if over else [],
+        )
         stock_n = int(view["stock"])
     except RulesError:
         raise

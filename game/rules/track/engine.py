@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from game.rules.api import ConfigError, RulesError
 from game.rules.cards import JOKER, make_deck, seed_state, shuffle
+from game.rules.fields import CACHE, SHARE, UNKEYED, derive, spec
 from game.rules.track.board import PEGS, Board
 
 _FAST_API = 2  # the interface version this file expects of the C core
@@ -142,6 +144,7 @@ class Cfg:
         "fwd",
         "inspot",
         "jokers",
+        "key",
         "mode",
         "n",
         "nteams",
@@ -155,6 +158,7 @@ class Cfg:
 
     def __init__(self, conf: dict[str, Any]) -> None:
         self.conf = conf
+        self.key = tuple(conf[k] for k in _CONFIG_KEYS)  # what a state's key starts with
         self.rules = RULE_NAMES.index(conf["rules"])
         n = self.n = conf["seats"]
         self.mode = conf["mode"]
@@ -355,53 +359,41 @@ class Play:
 # State
 
 
+@dataclass(slots=True, kw_only=True, eq=False, repr=False)
 class TrackState:
-    """A full game state. Treat as immutable: the engine builds new states, never edits one."""
+    """A full game state. Treat as immutable: the engine builds new states, never edits one.
 
-    __slots__ = ("_board", "_legal", "cfg", "dealer", "discards", "hands", "idle", "nplays", "pegs",
-                 "pile", "rng", "round", "seed", "turn", "winner")
+    The fields below are the one list of what a state holds: ``copy``, ``key`` and pickling
+    derive from it (:mod:`game.rules.fields`); the C core reads and writes the same slots by
+    name."""
 
-    cfg: Cfg
-    seed: Any
-    pegs: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    pile: tuple[int, ...]  # draw pile (tees: the undealt rest of the deck); top is the end
-    discards: tuple[int, ...]
-    rng: int
-    turn: int  # seat to move, -1 when over
-    dealer: int
-    round: int  # tees: rounds dealt from the current deck
-    nplays: int
-    winner: int  # winning team, -1 while playing
-    idle: int  # tees: deals in a row without a play (deadlock guard)
-    _legal: Sequence[Play] | None  # a list, or the C core's PlayList
-    _board: tuple[list[int], list[int], list[int]] | None  # (occ, ring masks, home masks)
+    cfg: Cfg = field(metadata=spec(key="*{}.key"))  # the key starts with its config
+    seed: int | str = field(metadata=SHARE)
+    pegs: tuple[int, ...] = field(metadata=SHARE)  # peg id colour * 5 + i -> location
+    hands: tuple[tuple[int, ...], ...] = field(metadata=SHARE)  # per seat, sorted
+    pile: tuple[int, ...] = field(metadata=SHARE)  # draw pile (tees: the undealt rest); top last
+    discards: tuple[int, ...] = field(metadata=SHARE)
+    rng: int = field(metadata=SHARE)  # the generator state (cards.splitmix64)
+    turn: int = field(metadata=SHARE)  # seat to move, -1 when over
+    dealer: int = field(metadata=SHARE)
+    round: int = field(metadata=SHARE)  # tees: rounds dealt from the current deck
+    nplays: int = field(metadata=SHARE)
+    winner: int = field(metadata=SHARE)  # winning team, -1 while playing
+    idle: int = field(metadata=UNKEYED)  # tees: deals in a row without a play (deadlock guard)
+    # caches, None in every new state and copy: the legal plays (a list, or the C core's
+    # PlayList) and the board (ring occupancy, per-colour ring masks, home masks)
+    _legal: Sequence[Play] | None = field(default=None, init=False, metadata=CACHE)
+    _board: tuple[list[int], list[int], list[int]] | None = field(
+        default=None, init=False, metadata=CACHE)
 
     def copy(self) -> TrackState:
-        s = TrackState.__new__(TrackState)
-        s.cfg = self.cfg
-        s.seed = self.seed
-        s.pegs = self.pegs
-        s.hands = self.hands
-        s.pile = self.pile
-        s.discards = self.discards
-        s.rng = self.rng
-        s.turn = self.turn
-        s.dealer = self.dealer
-        s.round = self.round
-        s.nplays = self.nplays
-        s.winner = self.winner
-        s.idle = self.idle
-        s._legal = None
-        s._board = None
-        return s
+        """The same state with the caches cleared (the engine then changes the copy)."""
+        return _STATE.copy(self)
 
-    def key(self) -> tuple:
-        """Everything that defines the state (for equality checks in tests and replays)."""
-        return (self.cfg.conf["rules"], self.cfg.n, self.cfg.mode, self.cfg.nteams,
-                self.cfg.jokers, self.cfg.seven, self.seed, self.pegs, self.hands, self.pile,
-                self.discards, self.rng, self.turn, self.dealer, self.round, self.nplays,
-                self.winner)
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the state (for equality checks in tests and replays): the
+        config, then every field but ``idle``."""
+        return _STATE.key(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TrackState) and self.key() == other.key()
@@ -409,10 +401,19 @@ class TrackState:
     def __hash__(self) -> int:
         return hash(self.key())
 
+    def __getstate__(self) -> tuple[Any, ...]:
+        return _STATE.getstate(self)
+
+    def __setstate__(self, values: tuple[Any, ...]) -> None:
+        _STATE.setstate(self, values)
+
     def __repr__(self) -> str:
         from game.rules.track.notation import format_position
 
         return f"TrackState({format_position(self)!r})"
+
+
+_STATE = derive(TrackState)
 
 
 def done(pegs: tuple[int, ...] | list[int], c: int) -> bool:
@@ -1333,24 +1334,12 @@ def new_game(config: Mapping[str, Any], seed: Any, events: list | None = None) -
     cfg = make_cfg(config)
     if not isinstance(seed, int | str) or isinstance(seed, bool):
         raise ConfigError(f"a seed must be an int or a str, not {seed!r}")
-    s = TrackState.__new__(TrackState)
-    s.cfg = cfg
-    s.seed = seed
     n = cfg.n
-    s.pegs = (START,) * (PEGS * n)
     deck = sorted(cfg.deck)
-    s.rng = shuffle(deck, seed_state(seed))
-    s.pile = tuple(deck)
-    s.discards = ()
-    s.hands = ((),) * n
-    s.dealer = n - 1
-    s.round = 0
-    s.nplays = 0
-    s.winner = -1
-    s.idle = 0
-    s.turn = -1
-    s._legal = None
-    s._board = None
+    rng = shuffle(deck, seed_state(seed))
+    s = TrackState(cfg=cfg, seed=seed, pegs=(START,) * (PEGS * n), hands=((),) * n,
+                   pile=tuple(deck), discards=(), rng=rng, turn=-1, dealer=n - 1, round=0,
+                   nplays=0, winner=-1, idle=0)
     if cfg.rules == TEES:
         _tees_continue(s, s.dealer, events)
         return s

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 
 from game.rules.api import ConfigError, NotationError, RulesError
-from game.rules.cards import CardError, Rng, card_text, parse_card
+from game.rules.cards import CardError, card_text, parse_card, seed_state
 from game.rules.track.board import PEGS
 from game.rules.track.engine import (
     COLOURS,
@@ -286,10 +286,6 @@ def parse_position(text: str, settle: bool = True) -> TrackState:
         raise NotationError(
             f"hands, pile and discards hold {total} cards, but the pack has {len(cfg.deck)}")
     rest = sorted(deck.elements())
-    s = TrackState.__new__(TrackState)
-    s.cfg = cfg
-    s.seed = 0
-    s.pegs = tuple(pegs)
     pos = 0
     discards = tuple(rest[pos:pos + disc_n])
     pos += disc_n
@@ -300,18 +296,9 @@ def parse_position(text: str, settle: bool = True) -> TrackState:
         else:
             hands.append(tuple(rest[pos:pos + counts[c]]))
             pos += counts[c]
-    s.hands = tuple(hands)
-    s.pile = tuple(rest[pos:])
-    s.discards = discards
-    s.rng = Rng.from_seed(0).state
-    s.turn = turn
-    s.dealer = n - 1
-    s.round = 0
-    s.nplays = 0
-    s.idle = 0
-    s.winner = -1
-    s._legal = None
-    s._board = None
+    s = TrackState(cfg=cfg, seed=0, pegs=tuple(pegs), hands=tuple(hands), pile=tuple(rest[pos:]),
+                   discards=discards, rng=seed_state(0), turn=turn, dealer=n - 1, round=0,
+                   nplays=0, winner=-1, idle=0)
     if cfg.rules == TEES:
         for k in ("dealer", "round"):
             if k not in kv:

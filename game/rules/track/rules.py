@@ -277,23 +277,12 @@ class TrackRules:
             else:
                 hands.append(tuple(sorted(rest[pos:pos + counts[c]])))
                 pos += counts[c]
-        s = TrackState.__new__(TrackState)
-        s.cfg = cfg
-        s.seed = seed
-        s.pegs = tuple(pegs)
-        s.hands = tuple(hands)
-        s.pile = tuple(rest[pos:])
-        s.discards = discards
-        s.rng = rng.next_u64()
-        s.turn = -1 if turn is None else turn
-        s.dealer = view["dealer"]
-        s.round = view["round"]
-        s.nplays = view["plays"]
-        s.idle = 0
         oc = view.get("outcome")
-        s.winner = oc["team"] if oc else -1
-        s._legal = None
-        s._board = None
+        s = TrackState(cfg=cfg, seed=seed, pegs=tuple(pegs), hands=tuple(hands),
+                       pile=tuple(rest[pos:]), discards=discards, rng=rng.next_u64(),
+                       turn=-1 if turn is None else turn, dealer=view["dealer"],
+                       round=view["round"], nplays=view["plays"],
+                       winner=oc["team"] if oc else -1, idle=0)
         return s
 
     # -- results, replay, notation ---------------------------------------------------------
