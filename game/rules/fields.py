@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 CopyKind = Literal["share", "list", "rows"]
-S = TypeVar("S")
+S = TypeVar("S", bound="DataclassInstance")
 
 _KEY_DEFAULT = {"share": "{}", "list": "tuple({})", "rows": "tuple(tuple(r) for r in {})"}
 _COPY = {"share": "{}", "list": "{}[:]", "rows": "[r[:] for r in {}]"}

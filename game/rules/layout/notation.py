@@ -301,9 +301,10 @@ def _parse(text: str) -> State:
         counts[hold] += 1
     for p in lay:
         counts.update(v & 63 for v in p if v is not None)
-    for c, k in counts.items():
-        if k > decks:
-            raise NotationError(f"{k} copies of {card_text(c)}, but {decks} deck(s) hold {decks}")
+    for c, copies in counts.items():
+        if copies > decks:
+            raise NotationError(
+                f"{copies} copies of {card_text(c)}, but {decks} deck(s) hold {decks}")
 
     seed = _int(fields, "seed", 0)
     hand = _int(fields, "hand", 1, 1)

@@ -18,10 +18,11 @@ read-only sequence of :class:`Play` (built on demand) rather than a ``list``.
 
 from __future__ import annotations
 
+import importlib
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, cast
 
 from game.rules.api import ConfigError, RulesError
 from game.rules.cards import JOKER, make_deck, seed_state, shuffle
@@ -29,8 +30,9 @@ from game.rules.fields import CACHE, SHARE, UNKEYED, derive, spec
 from game.rules.track.board import PEGS, Board
 
 _FAST_API = 2  # the interface version this file expects of the C core
-try:  # the optional C core (game/rules/track/_fast.c); the Python code below is the reference
-    from game.rules.track import _fast
+_fast: Any  # the optional C core (game/rules/track/_fast.c, no stubs); None when not built
+try:  # the Python code below is the reference
+    _fast = importlib.import_module("game.rules.track._fast")
 except ImportError:  # not built: the Python engine runs
     _fast = None
 if _fast is not None and getattr(_fast, "API", None) != _FAST_API:
@@ -156,6 +158,26 @@ class Cfg:
         "teams",
     )
 
+    conf: dict[str, Any]
+    key: tuple[Any, ...]
+    rules: int
+    n: int
+    mode: str
+    nteams: int
+    jokers: bool
+    seven: bool
+    R: int
+    inspot: tuple[int, ...]
+    comeout: tuple[int, ...]
+    team_of: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...]
+    teamcols: tuple[tuple[int, ...], ...]
+    partners: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    fwd: tuple[tuple[int, ...], ...]  # [hole][k]: ring mask of the k holes ahead
+    bwd: tuple[tuple[int, ...], ...]  # [hole][k]: ring mask of the k holes behind
+    fast: Any  # the C core's copy (_fast.Config), None without it
+
     def __init__(self, conf: dict[str, Any]) -> None:
         self.conf = conf
         self.key = tuple(conf[k] for k in _CONFIG_KEYS)  # what a state's key starts with
@@ -205,12 +227,12 @@ class Cfg:
         self.bwd = tuple(bwd)
         self.fast = None if _fast is None else _fast.Config(self)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[Mapping[str, Any]], Cfg], tuple[dict[str, Any]]]:
         # pickled and copied as its config (the tables, and the C core's copy, are rebuilt)
         return (make_cfg, (self.conf,))
 
 
-_CFG_CACHE: dict[tuple, Cfg] = {}
+_CFG_CACHE: dict[tuple[Any, ...], Cfg] = {}
 
 
 def make_cfg(config: Mapping[str, Any]) -> Cfg:
@@ -286,6 +308,19 @@ class Bump(NamedTuple):
     peg: int
     frm: int
     to: int
+
+
+Bumps = tuple[Bump, ...]  # the bumps of one part
+Cand = tuple[Part, Bumps]  # a candidate part and its bumps (split generation)
+Mover = tuple[int, int]  # (location, peg id) of a peg that may move
+MInfo = tuple[int, int, int, "tuple[int, ...] | None", int, int]  # see _minfo
+Entry = tuple[int, int, int, int, int, list[Cand]]  # see _splits
+BoardLists = tuple[list[int], list[int], list[int]]  # (ring occupancy, ring masks, home masks)
+Event = dict[str, Any]
+
+
+class _HasTokens(Protocol):
+    def tokens(self) -> list[str]: ...
 
 
 def _part_text(part: Part) -> str:
@@ -456,7 +491,7 @@ def board(st: TrackState) -> tuple[list[int], list[int], list[int]]:
 
 
 def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int, to: int,
-        bumps: tuple) -> None:
+        bumps: Bumps) -> None:
     """Move ``pid`` to ``to`` and apply its bumps, updating every board list in place."""
     moved = [(q, qf, qt) for q, qf, qt in bumps]
     moved.append((pid, pegs[pid], to))
@@ -479,7 +514,7 @@ def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int,
 
 
 def _board_after(pegs: tuple[int, ...] | list[int], occ: list[int], rm: list[int],
-                 hm: list[int], pid: int, to: int, bumps: tuple
+                 hm: list[int], pid: int, to: int, bumps: Bumps
                  ) -> tuple[list[int], list[int], list[int]]:
     """``(occ, rm, hm)`` of a copy of the board after ``pid`` moves to ``to`` with ``bumps``
     (the board a split's second part is found on); the arguments are not changed."""
@@ -491,7 +526,7 @@ def _board_after(pegs: tuple[int, ...] | list[int], occ: list[int], rm: list[int
     return o2, r2, h2
 
 
-def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> tuple | None:
+def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> Bumps | None:
     """Bumps caused by peg ``pid`` landing on ring hole ``x`` (classic/team), or None if illegal."""
     q = occ[x]
     if q < 0 or q == pid:
@@ -544,7 +579,8 @@ def _fwd_ct(cfg: Cfg, c: int, loc: int, n: int, rm: list[int], hm: list[int]) ->
     return out
 
 
-def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]) -> tuple[list, list]:
+def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]
+            ) -> tuple[list[Mover], list[int]]:
     """(sorted (loc, pid) of pegs out of start that might move, first start peg per colour)."""
     movers = []
     starts = []
@@ -569,13 +605,13 @@ _NOB2 = ((), ())
 _LOW = tuple((1 << k) - 1 for k in range(14))
 
 
-def _minfo(cfg: Cfg, movers: list, rm: list[int]) -> list[tuple]:
+def _minfo(cfg: Cfg, movers: list[Mover], rm: list[int]) -> list[MInfo]:
     """Per mover: (loc, pid, colour, forward path masks or None in home, own ring mask,
     holes to the own in-spot)."""
     R = cfg.R
     fwdt = cfg.fwd
     inspot = cfg.inspot
-    out = []
+    out: list[MInfo] = []
     for loc, pid in movers:
         c = pid // PEGS
         if loc >= HOME0:
@@ -588,8 +624,8 @@ def _minfo(cfg: Cfg, movers: list, rm: list[int]) -> list[tuple]:
     return out
 
 
-def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list, occ: list[int], hm: list[int],
-               app: Any) -> None:
+def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list[MInfo], occ: list[int], hm: list[int],
+               app: Callable[[Play], None]) -> None:
     """Append every single forward-``n`` play (classic/team) of the movers."""
     R = cfg.R
     low = _LOW
@@ -718,7 +754,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
 
 
 def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: list[int],
-           occ: list[int]) -> list[tuple[int, tuple]]:
+           occ: list[int]) -> list[tuple[int, Bumps]]:
     """(to, bumps) of one split part (classic/team)."""
     out = []
     if kind == "f":
@@ -743,11 +779,11 @@ def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: l
 
 
 def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[int],
-             hm: list[int]) -> list[list[tuple]]:
+             hm: list[int]) -> list[list[Cand]]:
     """Forward parts of one peg for every count 1..top (classic/team), index = count:
     lists of ``(part, bumps)``, ring destination before home, as :func:`_dests` gives."""
     c = pid // PEGS
-    out: list[list[tuple]] = [[] for _ in range(top + 1)]
+    out: list[list[Cand]] = [[] for _ in range(top + 1)]
     h = hm[c]
     if loc >= HOME0:
         k = loc - HOME0
@@ -788,10 +824,10 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
 
 
 def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[int]
-             ) -> list[list[tuple]]:
+             ) -> list[list[Cand]]:
     """Backward parts of one ring peg for every count 1..top (classic/team), index = count:
     lists of ``(part, bumps)`` as :func:`_dests` gives them."""
-    out: list[list[tuple]] = [[] for _ in range(top + 1)]
+    out: list[list[Cand]] = [[] for _ in range(top + 1)]
     R = cfg.R
     own = rm[pid // PEGS]
     for a in range(1, top + 1):
@@ -809,7 +845,7 @@ def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
     return out
 
 
-def _touched(cfg: Cfg, frm: int, to: int, bumps: tuple) -> int:
+def _touched(cfg: Cfg, frm: int, to: int, bumps: Bumps) -> int:
     """Ring holes whose occupant a part changed (mask)."""
     m = 0
     if 0 <= frm < HOME0:
@@ -823,9 +859,9 @@ def _touched(cfg: Cfg, frm: int, to: int, bumps: tuple) -> int:
     return m
 
 
-def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list,
-                   cols1: tuple[int, ...], recolour: bool, pid1: int, to1: int, b1: tuple
-                   ) -> list:
+def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list[Mover],
+                   cols1: tuple[int, ...], recolour: bool, pid1: int, to1: int, b1: Bumps
+                   ) -> list[Mover]:
     """The ``(loc, pid)`` that may make a split's second part after the first part moved
     ``pid1`` to ``to1`` with bumps ``b1``: the colours moved may change (seven to partner,
     ``recolour``) and bumped pegs moved; otherwise the same movers less the first peg."""
@@ -845,8 +881,8 @@ def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list,
 
 
 def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
-                     hm: list[int], movers: list, cols1: tuple[int, ...], recolour: bool,
-                     total: int, pid1: int, part1: tuple, b1: tuple, k2: str, rest: int,
+                     hm: list[int], movers: list[Mover], cols1: tuple[int, ...], recolour: bool,
+                     total: int, pid1: int, part1: Part, b1: Bumps, k2: str, rest: int,
                      out: list[Play]) -> None:
     """Every split of ``total`` starting with ``part1`` (bumps ``b1``), the second part of
     kind ``k2`` and count ``rest`` generated on the board left by the first part: the
@@ -863,7 +899,8 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
 
 
 def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
-                       rm: list[int], hm: list[int], movers: list, out: list[Play]) -> None:
+                       rm: list[int], hm: list[int], movers: list[Mover], out: list[Play]
+                       ) -> None:
     """The 7 splits when every mover is of one colour (every rule set but ``team``): the same
     plays in the same order as :func:`_splits`, cheaper for the few pegs of one colour. A
     first part that bumps, or enters or moves in home (which may also hand the rest of the
@@ -913,7 +950,8 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
 
 def _splits(
 cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
-            hm: list[int], movers: list, total: int, kinds: tuple, out: list[Play]) -> None:
+            hm: list[int], movers: list[Mover], total: int, kinds: tuple[tuple[str, str], ...],
+            out: list[Play]) -> None:
     """Every split of ``total`` (7: forward+forward; team 9: forward+backward either order).
 
     The second part is generated on the board left by the first. To save work, a second part
@@ -946,16 +984,16 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
     # full list is then walked).
     # A backward part of a peg in home never exists and is left out.
     amounts = range(1, total)
-    rows: dict[str, dict[int, list]] = {}
-    ents: dict[str, dict[int, list]] = {}
-    flat: dict[str, list[list]] = {}
-    live: dict[str, list[list]] = {}
+    rows: dict[str, dict[int, list[list[Cand]]]] = {}
+    ents: dict[str, dict[int, list[Entry]]] = {}
+    flat: dict[str, list[list[Entry]]] = {}
+    live: dict[str, list[list[Entry]]] = {}
     idle: dict[str, list[int]] = {}
     for kind in {k for pair in kinds for k in pair}:
         tab = rows[kind] = {}
         ent = ents[kind] = {}
-        fl: list[list] = [[] for _ in range(total)]
-        lv: list[list] = [[] for _ in range(total)]
+        fl: list[list[Entry]] = [[] for _ in range(total)]
+        lv: list[list[Entry]] = [[] for _ in range(total)]
         idl = [0] * total
         flat[kind] = fl
         live[kind] = lv
@@ -979,7 +1017,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                 else:
                     fw = _bwd_all(cfg, pid, loc, total - 1, occ, rm)
             tab[pid] = fw
-            er = ent[pid] = [None]
+            er = ent[pid] = [(pid, c, -1, -1, loc, [])]  # index 0: no count of 0
             for a in amounts:
                 parts = fw[a]
                 if pml is None:
@@ -1086,7 +1124,7 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
     hmc = hm[c]
     ranks = _hand_ranks(st.hands[seat])
 
-    def land(r: int, part: tuple, x: int) -> None:
+    def land(r: int, part: Part, x: int) -> None:
         q = occ[x]
         if q < 0:
             normal.append(Play(r, (part,), ((),)))
@@ -1173,11 +1211,20 @@ def gen_legal(st: TrackState) -> Sequence[Play]:
     return lg
 
 
+def legal_tokens(st: TrackState) -> list[str]:
+    """The tokens of :func:`gen_legal`, in order (the C core's list writes them without
+    building a play object)."""
+    lg = gen_legal(st)
+    if isinstance(lg, list):
+        return [p.token for p in lg]
+    return cast(_HasTokens, lg).tokens()
+
+
 # --------------------------------------------------------------------------------------------
 # Apply
 
 
-def _path(cfg: Cfg, c: int, kind: str, frm: int, to: int, n: int) -> list:
+def _path(cfg: Cfg, c: int, kind: str, frm: int, to: int, n: int) -> list[int | str]:
     R = cfg.R
     if kind == "f":
         if frm >= HOME0:
@@ -1189,7 +1236,7 @@ def _path(cfg: Cfg, c: int, kind: str, frm: int, to: int, n: int) -> list:
         return [(frm + i) % R for i in range(1, n + 1)]
     if kind == "b":
         if frm >= HOME0:
-            out: list = []
+            out: list[int | str] = []
             k = frm - HOME0
             steps = n
             while steps and k > 1:
@@ -1206,7 +1253,7 @@ def _path(cfg: Cfg, c: int, kind: str, frm: int, to: int, n: int) -> list:
     return [to]
 
 
-def _part_events(cfg: Cfg, part: tuple, bumps: tuple, events: list) -> None:
+def _part_events(cfg: Cfg, part: Part, bumps: Bumps, events: list[Event]) -> None:
     kind, pid, frm, to, n = part
     c, i = divmod(pid, PEGS)
     if kind == "t":
@@ -1242,7 +1289,7 @@ def _insert(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return (*hand[:i], card, *hand[i:])
 
 
-def _draw(s: TrackState, seat: int, events: list | None) -> None:
+def _draw(s: TrackState, seat: int, events: list[Event] | None) -> None:
     """``seat`` draws one card (reshuffling the discards into a new pile when needed)."""
     if not s.pile:
         cards = sorted(s.discards)
@@ -1262,7 +1309,7 @@ def _draw(s: TrackState, seat: int, events: list | None) -> None:
         events.append({"type": "draw", "seat": seat, "card": card, "pile": len(s.pile)})
 
 
-def _tees_deal(s: TrackState, events: list | None) -> None:
+def _tees_deal(s: TrackState, events: list[Event] | None) -> None:
     cfg = s.cfg
     n = cfg.n
     sched = TEES_ROUNDS[n]
@@ -1294,7 +1341,7 @@ def _tees_deal(s: TrackState, events: list | None) -> None:
                        "hands": [list(h) for h in s.hands]})
 
 
-def _tees_continue(s: TrackState, after: int, events: list | None) -> None:
+def _tees_continue(s: TrackState, after: int, events: list[Event] | None) -> None:
     """Find the next seat (clockwise after ``after``) that can play, dealing and folding."""
     if FAST and events is None:
         _fast.tees_continue(s, after)
@@ -1328,7 +1375,7 @@ def _tees_continue(s: TrackState, after: int, events: list | None) -> None:
         after = seat
 
 
-def new_game(config: Mapping[str, Any], seed: Any, events: list | None = None) -> TrackState:
+def new_game(config: Mapping[str, Any], seed: Any, events: list[Event] | None = None) -> TrackState:
     """A fresh game; the opening deal (and tees folds, classic's first draw) are appended to
     ``events`` when a list is given."""
     cfg = make_cfg(config)
@@ -1366,7 +1413,7 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
     if FAST and not events:
         return _fast.apply(st, seat, play), []
     cfg = st.cfg
-    ev: list | None = [] if events else None
+    ev: list[Event] | None = [] if events else None
     s = st.copy()
     card, hand = _take_card(st.hands[seat], play.rank)
     hands = list(st.hands)

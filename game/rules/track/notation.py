@@ -32,7 +32,10 @@ _PART_RE = re.compile(
 )
 
 
-def parse_token(text: str) -> tuple[int, list[tuple]]:
+TokenPart = tuple[str, int, int, int, bool]  # (kind, colour, loc, n_or_target, to_home)
+
+
+def parse_token(text: str) -> tuple[int, list[TokenPart]]:
     """Read a play token. Returns ``(rank, parts)``; each part is
     ``(kind, colour, loc, n_or_target, to_home)`` with kind ``o f b j t x`` and ``loc`` an
     engine location (``START``, ring hole, ``HOME0 + k``). Raises :class:`NotationError`."""
@@ -49,7 +52,7 @@ def parse_token(text: str) -> tuple[int, list[tuple]]:
     body = m.group(2)
     if body.lower() == "x":
         return rank, [("x", -1, 0, 0, False)]
-    parts = []
+    parts: list[TokenPart] = []
     for ptext in body.split(","):
         pm = _PART_RE.match(ptext.lower())
         if not pm:
@@ -277,8 +280,8 @@ def parse_position(text: str, settle: bool = True) -> TrackState:
     deck = Counter(cfg.deck)
     if hand:
         need_c = Counter(hand)
-        for card, k in need_c.items():
-            if deck[card] < k:
+        for card, copies in need_c.items():
+            if deck[card] < copies:
                 raise NotationError(f"the pack holds only {deck[card]} of {card_text(card)}")
         deck.subtract(need_c)
     total = sum(counts) + pile_n + disc_n

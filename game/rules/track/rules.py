@@ -23,6 +23,7 @@ from game.rules.track.engine import (
     apply_play,
     controlled,
     gen_legal,
+    legal_tokens,
     loc_event,
     make_cfg,
     new_game,
@@ -89,10 +90,7 @@ class TrackRules:
         return list(gen_legal(state))
 
     def legal_tokens(self, state: TrackState) -> list[str]:
-        lg = gen_legal(state)
-        if isinstance(lg, list):
-            return [p.token for p in lg]
-        return lg.tokens()  # the C core's list writes the tokens without building plays
+        return legal_tokens(state)
 
     def parse_play(self, state: TrackState, token: str | Play) -> Play:
         if isinstance(token, Play):
