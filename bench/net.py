@@ -68,7 +68,7 @@ class Player:
 
     def _note(self, m: dict[str, Any]) -> None:
         now = time.monotonic()  # CLOCK_MONOTONIC: comparable across processes on Linux
-        if m["t"] == "events":
+        if m["t"] == "play":
             self.arrivals[m["state_no"]] = now
         elif m["t"] == "snapshot":
             self.snap_at.append(now)
@@ -76,21 +76,18 @@ class Player:
     def step(self) -> None:
         for m in self.c.poll():
             t = m["t"]
-            if t == "snapshot":
-                self.seat, self.state_no, self.view = m["seat"], m["state_no"], m["view"]
-                self.phase, self.pause, self.outcome = m["phase"], m["paused"], m["outcome"]
-                self.to_move = m["table"].get("to_move")
+            if t in ("snapshot", "reset"):  # the table's own messages (protocol version 2)
+                snap = m if t == "snapshot" else m["snapshot"]
+                self.seat, self.state_no, self.view = snap["seat"], snap["state_no"], snap["view"]
+                self.phase, self.pause, self.outcome = snap["phase"], snap["pause"], snap["outcome"]
+                self.to_move = snap["to_move"]
                 self.played_at = -1
                 self.ready_key = None
-            elif t == "events":
-                self.state_no, self.view = m["state_no"], m["view"]
-                self.to_move, self.outcome = m["to_move"], m["outcome"]
+            elif t in ("play", "start"):
+                self.state_no, self.view, self.to_move = m["state_no"], m["view"], m["to_move"]
+                self.outcome = m.get("outcome")
             elif t == "table":
-                self.phase, self.to_move = m["phase"], m.get("to_move", self.to_move)
-            elif t == "paused":
-                self.pause = m["reasons"]
-            elif t == "resumed":
-                self.pause = []
+                self.phase, self.to_move, self.pause = m["phase"], m["to_move"], m["pause"]
             elif t == "refused" and m.get("of") == "play":
                 self.played_at = -1
         if self.c.status.state != CONNECTED:

@@ -6,7 +6,7 @@
 * :mod:`net.host`: the asyncio server around the one table (:class:`~net.host.HostThread`).
 * :mod:`net.glue`: the host's adapter over :class:`game.table.Table`.
 * :mod:`net.client`: the joining side, on its own thread, talking through queues.
-* :mod:`net.cli`: command-line options and the headless host.
 
-The wire format is documented in ``docs/protocol.md``.
+The wire format is documented in ``docs/protocol.md``. The headless host and the command
+line are applications over this layer: :mod:`game.launch`.
 """

@@ -1,23 +1,20 @@
-"""The host's adapter over :class:`game.table.Table`: intents in, wire messages out.
+"""The host's adapter over :class:`game.table.Table`: intents in, the table's messages out.
 
 Everything the network layer needs from the table goes through :class:`TableGlue`, which maps
 protocol messages onto the table's intents (each returns a ``Result``; a refusal becomes a
-:class:`Refusal` with the table's own code and message) and turns the table's per-seat outbox
-(``drain(seat)``: ``play``, ``table``, ``reset``) into the wire messages of
-``docs/protocol.md`` (``events``, ``seats``, ``paused``/``resumed``, ``speed``, ``table``,
-``snapshot``). The table already filters what each seat may know; the glue only ever asks it
-for the connection's own seat.
+:class:`Refusal` with the table's own code and message) and carries the table's per-seat
+outbox (``drain(seat)``: ``start``, ``play``, ``table``, ``reset``) and its ``snapshot`` to the
+wire one to one: the same dict, with ``t`` for ``type`` (:func:`game.table.messages.to_wire`).
+Nothing is translated, merged or dropped. The table already filters what each seat may know;
+the glue only ever asks it for the connection's own seat.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
+from game.table.messages import to_wire
 from net.protocol import VERSION
-
-# Fields of the table's public summary that travel in their own messages.
-_OWN_MESSAGE = ("seats", "pause", "speed", "type")
 
 
 class Refusal(Exception):
@@ -32,8 +29,6 @@ class TableGlue:
         self.table = table
         self.code = ""
         self.link = ""
-        self._last: dict[int | None, dict[str, Any]] = {}
-        self._dropped_since: dict[int, float] = {}
 
     # --- identity ----------------------------------------------------------------------------
 
@@ -90,12 +85,9 @@ class TableGlue:
         if seat is None or (token == t.host_token and t.host_seat is None):
             return
         if up:
-            self._dropped_since.pop(seat, None)
             t.connect(token)  # not_allowed for a local seat: it is always connected
         else:
-            self._dropped_since[seat] = time.monotonic()
             t.unsubscribe(seat)
-            self._last.pop(seat, None)
             t.disconnect(token)
 
     # --- intents -----------------------------------------------------------------------------
@@ -151,7 +143,6 @@ class TableGlue:
         if old is not None and token != t.host_token:
             t.leave(token)
             t.unsubscribe(old)
-            self._last.pop(old, None)
         return new
 
     # --- output ------------------------------------------------------------------------------
@@ -165,76 +156,18 @@ class TableGlue:
             made += n
         return made
 
-    def _seats(self, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        now = time.monotonic()
-        out = []
-        for s in seats:
-            since = self._dropped_since.get(s["seat"])
-            dropped = s["kind"] == "person" and not s["connected"]
-            out.append({**s, "dropped_for": round(now - since, 1) if dropped and since else
-                        (0.0 if dropped else None)})
-        return out
-
-    def _rest(self, public: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in public.items() if k not in _OWN_MESSAGE}
-
     def snapshot(self, token: str) -> dict[str, Any]:
+        """The wire ``snapshot`` for the connection of ``token`` (it subscribes its seat)."""
         seat = self.seat_of(token)
         snap = self.table.snapshot(seat)
         self.table.drain(seat)  # the snapshot covers everything queued so far
-        return self._snapshot_msg(seat, snap)
-
-    def _snapshot_msg(self, seat: int | None, snap: dict[str, Any]) -> dict[str, Any]:
-        self._last[seat] = snap
-        rest = self._rest(snap)
-        for k in ("view", "you", "state_no", "phase", "outcome"):
-            rest.pop(k, None)
-        return {
-            "t": "snapshot", "state_no": snap["state_no"], "seat": seat, "view": snap["view"],
-            "seats": self._seats(snap["seats"]), "paused": snap["pause"],
-            "speed": snap["speed"], "phase": snap["phase"], "outcome": snap.get("outcome"),
-            "table": rest,
-        }
+        return to_wire(snap)
 
     def collect(self, seats: set[int | None]) -> dict[int | None, list[dict[str, Any]]]:
-        """Wire messages for each of ``seats`` since the last call."""
+        """The wire form of each of ``seats``' table messages since the last call."""
         out: dict[int | None, list[dict[str, Any]]] = {}
         for seat in seats:
-            msgs: list[dict[str, Any]] = []
-            for m in self.table.drain(seat):
-                msgs.extend(self._translate(seat, m))
+            msgs = [to_wire(m) for m in self.table.drain(seat)]
             if msgs:
                 out[seat] = msgs
         return out
-
-    def _translate(self, seat: int | None, m: dict[str, Any]) -> list[dict[str, Any]]:
-        kind = m.get("type")
-        if kind == "play":
-            return [{
-                "t": "events", "state_no": m["state_no"], "seat": m["seat"], "play": m["play"],
-                "by": m["by"], "events": m["events"], "duration": m["duration"],
-                "view": m["view"], "to_move": m["to_move"], "outcome": m["outcome"],
-            }]
-        if kind == "reset":
-            return [self._snapshot_msg(seat, m["snapshot"])]
-        if kind != "table":
-            return []
-        last = self._last.get(seat) or {}
-        out: list[dict[str, Any]] = []
-        if m["seats"] != last.get("seats"):
-            out.append({"t": "seats", "seats": self._seats(m["seats"])})
-        if m["pause"] != last.get("pause"):
-            out.append({"t": "paused", "reasons": m["pause"]} if m["pause"] else
-                       {"t": "resumed"})
-        if m["speed"] != last.get("speed"):
-            out.append({"t": "speed", "name": m["speed"],
-                        "info": self.table.speed.to_dict()})
-        rest, old_rest = self._rest(m), self._rest(last)
-        old_rest = {k: old_rest.get(k) for k in rest}
-        if rest != old_rest:
-            out.append({"t": "table", **rest})
-        merged = dict(last)
-        merged.update(m)
-        self._last[seat] = merged
-        return out
-

@@ -2,9 +2,10 @@
 
 A frame is a 4-byte big-endian unsigned length followed by that many bytes of msgpack. The
 body must decode to a map whose ``"t"`` names a known message type, with exactly the fields of
-that type (optional fields may be left out) and values of the right types. Anything else raises
-:class:`ProtocolError` with a short ``code`` and a readable reason. A length above
-:data:`MAX_FRAME` is refused before the body is read. See ``docs/protocol.md``.
+that type (optional fields may be left out) and values of the right types. The host's messages
+are the table's own (``game/table/messages.py``): their schemas are derived from those types.
+Anything else raises :class:`ProtocolError` with a short ``code`` and a readable reason. A
+length above :data:`MAX_FRAME` is refused before the body is read. See ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -12,12 +13,16 @@ from __future__ import annotations
 import asyncio
 import socket
 import struct
+import types
+import typing
 from collections.abc import Mapping
 from typing import Any
 
 import msgpack
 
-VERSION = 1
+from game.table import messages as M
+
+VERSION = 2
 MAX_FRAME = 256 * 1024
 HEADER = struct.Struct(">I")
 
@@ -108,6 +113,7 @@ MAP = _typed(dict, name="a map")
 LIST = _typed(list, name="a list")
 BOOL = _bool
 NUMBER = _typed(int, float, name="a number")
+INT = _int(-MAX_INT, MAX_INT)
 
 
 def ANY(v: Any) -> str | None:
@@ -136,53 +142,122 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "ping": {"n": (NONNEG, False)},
 }
 
+# ---------------------------------------------------------------------------------------------
+# Host messages: derived from the table's own message types (game/table/messages.py), never
+# written down a second time. A table message travels with ``t`` for its ``type``.
+
+_TAGS: dict[str, Any] = {
+    "seat": SEAT, "state_no": STATE_NO, "token": TOKEN, "text": TEXT, "count": NONNEG,
+}
+
+
+def _checker(tp: Any) -> Any:
+    """A field checker for the type annotation ``tp`` (of a message TypedDict)."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.NotRequired, typing.Required):
+        return _checker(typing.get_args(tp)[0])
+    if origin is typing.Annotated:
+        base, *tags = typing.get_args(tp)
+        for tag in tags:
+            if tag in _TAGS:
+                return _TAGS[tag]
+        return _checker(base)
+    if tp is Any:
+        return ANY
+    if tp is type(None):
+        return _typed(type(None), name="nil")
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if type(None) in args:
+            rest = [a for a in args if a is not type(None)]
+            inner = [_checker(a) for a in rest]
+            return _opt(inner[0] if len(inner) == 1 else _any_of(inner))
+        return _any_of([_checker(a) for a in args])
+    if origin is typing.Literal:
+        return _one_of(typing.get_args(tp))
+    if tp is bool:
+        return BOOL
+    if tp is int:
+        return INT
+    if tp is float:
+        return NUMBER
+    if tp is str:
+        return ANY_STR
+    if origin is list:
+        (item,) = typing.get_args(tp) or (Any,)
+        return _list_of(_checker(item))
+    if origin is dict or tp is dict:
+        return MAP
+    if typing.is_typeddict(tp):
+        return _map_of(tp.__name__, _fields(tp))
+    raise TypeError(f"no wire checker for {tp!r}")
+
+
+def _fields(td: Any, skip: str = "") -> dict[str, tuple[Any, bool]]:
+    hints = typing.get_type_hints(td, include_extras=True)
+    required = td.__required_keys__
+    return {k: (_checker(v), k in required) for k, v in hints.items() if k != skip}
+
+
+def _any_of(checks: list[Any]) -> Any:
+    def check(v: Any) -> str | None:
+        reasons = [c(v) for c in checks]
+        return None if None in reasons else reasons[0]
+
+    check.kind = " or ".join(c.kind for c in checks)  # type: ignore[attr-defined]
+    return check
+
+
+def _one_of(values: tuple[Any, ...]) -> Any:
+    def check(v: Any) -> str | None:
+        if type(v) in (str, int, bool) and v in values and type(v) is type(values[0]):
+            return None
+        return f"must be one of {', '.join(map(repr, values))}, not {v!r}"[:120]
+
+    check.kind = "|".join(map(str, values))  # type: ignore[attr-defined]
+    return check
+
+
+def _list_of(item: Any) -> Any:
+    def check(v: Any) -> str | None:
+        if type(v) is not list:
+            return f"must be a list, not {type(v).__name__}"
+        if item is ANY:
+            return None
+        for i, x in enumerate(v):
+            why = item(x)
+            if why is not None:
+                return f"item {i} {why}"
+        return None
+
+    check.kind = f"list of {item.kind}"  # type: ignore[attr-defined]
+    return check
+
+
+def _map_of(name: str, fields: dict[str, tuple[Any, bool]]) -> Any:
+    def check(v: Any) -> str | None:
+        if type(v) is not dict:
+            return f"must be a map ({name}), not {type(v).__name__}"
+        for key in v:
+            if key not in fields:
+                return f"has no field {repr(key)[:40]}"
+        for key, (inner, required) in fields.items():
+            if key not in v:
+                if required:
+                    return f"needs field {key!r}"
+                continue
+            why = inner(v[key])
+            if why is not None:
+                return f"field {key!r} {why}"
+        return None
+
+    check.kind = name  # type: ignore[attr-defined]
+    return check
+
+
 HOST_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
-    "welcome": {
-        "v": (_int(0, MAX_INT), True),
-        "token": (TOKEN, True),
-        "seat": (_opt(SEAT), True),
-        "table": (MAP, True),
-    },
-    "snapshot": {
-        "state_no": (STATE_NO, True),
-        "seat": (_opt(SEAT), True),
-        "view": (_opt(MAP), True),
-        "seats": (LIST, True),
-        "paused": (LIST, True),
-        "speed": (TEXT, True),
-        "phase": (TEXT, True),
-        "outcome": (_opt(MAP), False),
-        "table": (MAP, False),
-    },
-    "events": {
-        "state_no": (STATE_NO, True),
-        "seat": (SEAT, True),
-        "play": (TEXT, True),
-        "by": (TEXT, True),
-        "events": (LIST, True),
-        "duration": (NUMBER, False),
-        "view": (_opt(MAP), False),
-        "to_move": (_opt(SEAT), False),
-        "outcome": (_opt(MAP), False),
-    },
-    "table": {
-        "state_no": (STATE_NO, True),
-        "phase": (TEXT, True),
-        "*": (ANY, False),  # and every other field of the table's public summary
-    },
-    "seats": {"seats": (LIST, True)},
-    "paused": {"reasons": (LIST, True)},
-    "resumed": {},
-    "speed": {"name": (TEXT, True), "info": (MAP, False)},
-    "refused": {
-        "code": (TEXT, True),
-        "message": (ANY_STR, True),
-        "of": (_opt(TEXT), False),
-        "ref": (_opt(NONNEG), False),
-    },
-    "error": {"code": (TEXT, True), "message": (ANY_STR, True)},
-    "pong": {"n": (NONNEG, False)},
-    "bye": {"reason": (ANY_STR, True)},
+    **{name: _fields(td, "type") for name, td in M.TABLE_MESSAGES.items()},
+    **{name: _fields(td, "t") for name, td in M.WIRE_ONLY.items()},
 }
 
 
@@ -197,10 +272,7 @@ def validate(msg: Any, schema: Mapping[str, Mapping[str, tuple[Any, bool]]]) -> 
     if fields is None:
         shown = t if len(t) <= 32 else t[:32] + "..."
         raise ProtocolError("unknown_type", f"unknown message type {shown!r}")
-    open_ended = "*" in fields  # host messages that carry the table's summary as it grows
     for key in msg:
-        if open_ended and type(key) is str:
-            continue
         if key != "t" and key not in fields and not (key == "ref" and schema is CLIENT_MESSAGES):
             shown = repr(key)[:40]
             raise ProtocolError("unknown_field", f"message {t!r} has no field {shown}")
@@ -209,8 +281,6 @@ def validate(msg: Any, schema: Mapping[str, Mapping[str, tuple[Any, bool]]]) -> 
         if why is not None:
             raise ProtocolError("bad_field", f"message {t!r} field 'ref' {why}")
     for key, (check, required) in fields.items():
-        if key == "*":
-            continue
         if key not in msg:
             if required:
                 raise ProtocolError("missing_field", f"message {t!r} needs field {key!r}")

@@ -75,32 +75,26 @@ class Bot:
         t = m["t"]
         if t == "welcome":
             self.seat = m["seat"]
-        elif t == "snapshot":
+        elif t in ("snapshot", "reset"):
+            snap = m if t == "snapshot" else m["snapshot"]
             self.snapshots += 1
-            self.seat = m["seat"]
-            self.state_no, self.view, self.phase = m["state_no"], m["view"], m["phase"]
-            self.pause, self.speed, self.seats = m["paused"], m["speed"], m["seats"]
-            self.outcome = m["outcome"]
-            self.to_move = m["table"].get("to_move")
+            self.seat = snap["seat"]
+            self.state_no, self.view, self.phase = snap["state_no"], snap["view"], snap["phase"]
+            self.pause, self.speed, self.seats = snap["pause"], snap["speed"], snap["seats"]
+            self.outcome = snap["outcome"]
+            self.to_move = snap["to_move"]
             self._ready_for = None
             self._played_at = -1  # a fresh start (rejoin): nothing of ours is in flight
-        elif t == "events":
+        elif t in ("play", "start"):
             self.event_states.append(m["state_no"])
             self.state_no, self.view = m["state_no"], m["view"]
-            self.to_move, self.outcome = m["to_move"], m["outcome"]
+            self.to_move = m["to_move"]
+            if t == "play":
+                self.outcome = m["outcome"]
         elif t == "table":
             self.state_no, self.phase = m["state_no"], m["phase"]
-            self.to_move = m.get("to_move", self.to_move)
-            if "outcome" in m:
-                self.outcome = m["outcome"]
-        elif t == "paused":
-            self.pause = m["reasons"]
-        elif t == "resumed":
-            self.pause = []
-        elif t == "speed":
-            self.speed = m["name"]
-        elif t == "seats":
-            self.seats = m["seats"]
+            self.to_move, self.outcome = m["to_move"], m["outcome"]
+            self.pause, self.speed, self.seats = m["pause"], m["speed"], m["seats"]
         elif t == "refused":
             self.refused.append(m)
             ref = m.get("ref")

@@ -143,3 +143,21 @@ def test_peg_colours_are_distinct() -> None:
         for j in range(i + 1, len(cols)):
             d = sum((a - b) ** 2 for a, b in zip(cols[i], cols[j], strict=True)) ** 0.5
             assert d > 60, (i, j)
+
+
+def test_asset_folder_prefers_installed_package_data(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.resources
+
+    from game.client import assets
+
+    # a source checkout: game/assets_data holds no copies, so the top-level folders are used
+    assert assets.asset_folder("sprites") == ROOT / "sprites"
+    assert assets.asset_folder("sounds") == ROOT / "sounds"
+    # an installed wheel: game/assets_data/sprites is there and wins
+    (tmp_path / "sprites").mkdir()
+    monkeypatch.setattr(importlib.resources, "files", lambda pkg: tmp_path)
+    assert assets.asset_folder("sprites") == tmp_path / "sprites"
+    assert assets.asset_folder("sounds") == ROOT / "sounds"  # not packaged: the source's
+    with pytest.raises(ValueError, match="no asset folder"):
+        assets.asset_folder("../etc")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from game.client.saves import list_saves, read_host_note
+from game.table.savefile import list_saves, read_host_note
 from tests.headless_host import ROOT, launch_headless
 
 

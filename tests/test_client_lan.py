@@ -153,3 +153,46 @@ def test_a_guest_plays_its_own_seat_through_the_host(app: App) -> None:
     finally:
         ht.stop()
         t.close()
+
+
+class _SplitClient:
+    """A client whose ``welcome`` and ``snapshot`` come in different polls (what made this
+    file fail about one run in four: the seat token was set before the seats came)."""
+
+    token = None
+
+    def __init__(self, batches: list[list[dict]]) -> None:
+        self.batches = batches
+
+    def poll(self) -> list[dict]:
+        return self.batches.pop(0) if self.batches else []
+
+    def close(self, timeout: float = 0.0) -> None:
+        pass
+
+
+def test_the_seat_is_ours_only_once_the_snapshot_brings_the_seats() -> None:
+    from game.client.net_session import NetSession
+    from game.table.messages import to_wire
+
+    t = Table.create("track", {"rules": "classic", "seats": 4}, 3,
+                     [SeatSpec("person", "Host")] + [SeatSpec() for _ in range(3)],
+                     clock=time.monotonic, host_seat=0, cpu=SyncCpu())
+    r = t.sit("Bea")
+    seat, token = r.data["seat"], r.data["token"]
+    welcome = {"t": "welcome", "v": 2, "token": token, "seat": seat,
+               "table": {"code": "KQXF", "link": "", "game": "track", "config": t.config,
+                         "is_host": False}}
+    kept: list[dict[int, str]] = []
+    s = NetSession(_SplitClient([[welcome], [to_wire(t.snapshot(seat))]]),
+                   on_seat=lambda ns: kept.append(dict(ns.tokens)))
+    s.poll()  # the welcome alone
+    assert s.local_seats == [] and s.seats == [] and kept == []
+    for me in s.tokens:  # what the lobby does each frame: never an IndexError
+        assert s.seats[me]
+    msgs = s.poll()  # the snapshot: now the seat is ours, with the seats to show it
+    assert [m["type"] for m in msgs] == ["snapshot"]
+    assert s.local_seats == [seat] and s.seats[seat]["name"] == "Bea"
+    assert kept == [{seat: token}]  # remembered once, for the relaunch
+    assert s.view()["seat"] == seat
+    t.close()

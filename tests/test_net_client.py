@@ -42,9 +42,13 @@ class FakeHost:
                 await writer.drain()
                 writer.close()
                 return
-            writer.write(P.pack({"t": "snapshot", "state_no": 7, "seat": answer["seat"],
-                                 "view": {"hand": [1, 2]}, "seats": [], "paused": [],
-                                 "speed": "normal", "phase": "play"}))
+            writer.write(P.pack({  # the table's own snapshot shape (game/table/messages.py)
+                "t": "snapshot", "table_id": "t1", "game": "track", "config": {},
+                "state_no": 7, "phase": "playing", "seats": [], "to_move": None,
+                "pause": [], "paused_by": None, "speed": "normal", "screen_owner": None,
+                "cover": False, "turns": 7, "outcome": None, "points": {},
+                "save_error": None, "seat": answer["seat"], "view": {"hand": [1, 2]},
+            }))
             while True:
                 msg = await P.read_frame(reader)
                 self.received.append(msg)

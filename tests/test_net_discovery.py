@@ -206,7 +206,7 @@ def test_join_by_code_and_play_across_two_namespaces() -> None:
     root = str(Path(__file__).resolve().parents[1])
     with tempfile.TemporaryDirectory() as tmp, netns.NetnsPair() as lan:
         save = str(Path(tmp) / "table.jsonl")
-        host = lan.popen("a", [sys.executable, "-m", "net.cli", "--host", "--headless",
+        host = lan.popen("a", [sys.executable, "-m", "game.launch", "--host", "--headless",
                                "--game", "layout", "--seats", "3", "--option", "layout_size=3",
                                "--speed", "blitz", "--cpu", "easy", "--sync-cpu",
                                "--clock-scale", "30", "--exit-when-over",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from game.table import Table
+from game.table import SPEEDS, Table
 from net.client import CONNECTED, DROPPED
 from net.host import HostThread
 from tests.net_bots import Bot, host_bot, join, make_table, run_until
@@ -93,9 +93,9 @@ def test_drop_and_rejoin_catches_up(lan: tuple[Table, HostThread]) -> None:
         run_until(bots, lambda: g1.c.status.state == CONNECTED and g1.c.connects == 2
                   and g1.snapshots == 2, what="rejoin")
         assert g1.c.token == token and g1.seat == seat
-        red = [m for m in hb.log if m["t"] == "seats" and not m["seats"][seat]["connected"]]
+        red = [m for m in hb.log if m["t"] == "table" and not m["seats"][seat]["connected"]]
         assert red, "the host never saw the seat drop"
-        assert red[0]["seats"][seat]["dropped_for"] is not None
+        assert red[0]["seats"][seat]["standin"] is True  # a stand-in plays for her meanwhile
         run_until(bots, lambda: hb.seats[seat]["connected"], what="plate green again")
         # The rejoin answered with a snapshot at the table's current state.
         snaps = [m for m in g1.log if m["t"] == "snapshot"]
@@ -143,7 +143,8 @@ def test_any_client_pauses_for_everyone(lan: tuple[Table, HostThread]) -> None:
                     what="ready counted")
                 assert table.paused() and table.state_no == frozen
         run_until(bots, lambda: all(b.pause == [] for b in bots), what="resumed")
-        assert all(any(m["t"] == "resumed" for m in b.log) for b in bots)
+        assert all(any(m["t"] == "table" and m["pause"] == [] and m["state_no"] == frozen
+                       for m in b.log) for b in bots)
         for b in bots:
             del b.must_ready
             b.auto_play = True
@@ -163,8 +164,8 @@ def test_host_changes_speed_everyone_gets_it(lan: tuple[Table, HostThread]) -> N
         assert hb.c.set_speed("brisk")
         run_until(bots, lambda: all(b.speed == "brisk" for b in bots), what="speed")
         assert table.speed.name == "brisk"
-        got = [m for m in g1.log if m["t"] == "speed"]
-        assert got[-1]["info"]["scale"] == pytest.approx(0.6)
+        got = [m for m in g1.log if m["t"] == "table" and m["speed"] == "brisk"]
+        assert got and SPEEDS[got[-1]["speed"]].scale == pytest.approx(0.6)
         # A guest may not change it.
         assert g0.c.set_speed("relaxed")
         run_until(bots, lambda: any(r["code"] == "not_host" for r in g0.refused))
@@ -236,10 +237,15 @@ def test_no_client_ever_receives_another_seats_hand() -> None:
             # Structurally too: every "hand" field it got is its own, every "hands" list
             # (deal events) hides the other seats' cards.
             frames = P.FrameDecoder().feed(data)
+            starts = [f for f in frames if f.get("t") == "start"]
+            assert len(starts) == 1  # the opening deal reaches every guest
+            # the deal's own hand is the first state's hand before seat 0's first draw
+            dealt = next(e["hand"] for e in starts[0]["events"] if e["type"] == "deal")
+            assert set(dealt) <= set(hands[0][me]) and len(dealt) == 5
             for f in frames:
                 for h in _walk(f, "hand"):
-                    assert h is None or tuple(h) in own or len(h) < 3 or any(
-                        tuple(h) == state[me] for state in hands)
+                    assert h is None or tuple(h) in own or len(h) < 3 or tuple(h) == tuple(
+                        dealt) or any(tuple(h) == state[me] for state in hands)
                 for hs in _walk(f, "hands"):
                     assert isinstance(hs, list)
                     for s, h in enumerate(hs):

@@ -16,7 +16,7 @@ from tests.net_bots import Bot, join, run_until
 
 
 def launch(args: list[str]) -> tuple[subprocess.Popen[str], dict[str, str]]:
-    return launch_headless([sys.executable, "-m", "net.cli", "--host", "--headless", *args])
+    return launch_headless([sys.executable, "-m", "game.launch", "--host", "--headless", *args])
 
 
 COMMON = ["--bind", "127.0.0.1", "--no-discovery", "--clock-scale", "30", "--sync-cpu",
@@ -77,14 +77,14 @@ def test_host_killed_and_restarted_from_save(tmp_path: Path) -> None:
 
 
 def test_headless_refuses_bad_arguments_clearly(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "net.cli", "--host", "--headless", "--game",
+    r = subprocess.run([sys.executable, "-m", "game.launch", "--host", "--headless", "--game",
                         "track", "--rules", "classic", "--seats", "99", "--port", "0",
                         "--bind", "127.0.0.1", "--no-discovery", "--save",
                         str(tmp_path / "x.jsonl"), "--sync-cpu"],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     assert "cannot host" in r.stderr and "seat" in r.stderr.lower()
-    r = subprocess.run([sys.executable, "-m", "net.cli", "--host", "--headless", "--resume",
+    r = subprocess.run([sys.executable, "-m", "game.launch", "--host", "--headless", "--resume",
                         str(tmp_path / "missing.jsonl"), "--port", "0", "--bind", "127.0.0.1",
                         "--no-discovery", "--sync-cpu"],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -94,7 +94,7 @@ def test_headless_refuses_bad_arguments_clearly(tmp_path: Path) -> None:
 def test_cli_argument_helpers() -> None:
     import argparse
 
-    from net import cli
+    from game.launch import options as cli
 
     p = argparse.ArgumentParser()
     cli.add_arguments(p)

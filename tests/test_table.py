@@ -612,7 +612,7 @@ def test_seat_changes_and_points_survive_a_resume(tmp_path) -> None:
 def test_an_outbox_nobody_drains_collapses_into_one_reset(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("game.table.OUTBOX_MAX", 20)
+    monkeypatch.setattr("game.table.base.OUTBOX_MAX", 20)
     clock = FakeClock()
     t = Table.create("race", {"seats": 2, "target": 10**6}, 1, None, clock=clock, cpu=FirstCpu())
     t.snapshot(0)
@@ -622,7 +622,7 @@ def test_an_outbox_nobody_drains_collapses_into_one_reset(
         t.tick()
     box = t.drain(0)
     assert box[0]["type"] == "reset" and len(box) < 10
-    assert box[0]["snapshot"]["you"] == 0
+    assert box[0]["snapshot"]["seat"] == 0
     assert box[0]["snapshot"]["view"]["hand"] is not None
     assert [m["state_no"] for m in box[1:] if m["type"] == "play"] == list(
         range(box[0]["snapshot"]["state_no"] + 1, t.state_no + 1))
@@ -656,7 +656,7 @@ def test_a_cpu_that_never_answers_is_given_up_on_after_the_timeout() -> None:
 def test_a_save_that_cannot_be_written_stops_saving_and_the_game_goes_on(
     tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from game import table as table_mod
+    from game.table import savefile as table_mod
 
     clock = FakeClock()
     cfg = {"seats": 2, "target": 99, "hands": [["2C", "3C"], ["4D", "5D"]], "deck": []}
@@ -665,16 +665,16 @@ def test_a_save_that_cannot_be_written_stops_saving_and_the_game_goes_on(
                      host_seat=0, save_path=path, cpu=FirstCpu())
     t.start(t.host_token)
     assert t.submit(t.token(0), "2C", 0).ok
-    real_append = table_mod._SaveFile.append
+    real_append = table_mod.SaveFile.append
 
     def disk_full(self: object, record: dict) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(table_mod._SaveFile, "append", disk_full)
+    monkeypatch.setattr(table_mod.SaveFile, "append", disk_full)
     assert t.submit(t.token(1), "4D", 1).ok  # the play stands; saving stops
     assert t.save_error and "No space left" in t.save_error
     assert t.public()["save_error"] == t.save_error and t.save_path is None
-    monkeypatch.setattr(table_mod._SaveFile, "append", real_append)
+    monkeypatch.setattr(table_mod.SaveFile, "append", real_append)
     assert t.submit(t.token(0), "3C", 2).ok
     # the file is what was saved before the failure, and nothing after it
     again = Table.resume(path, clock=clock, cpu=FirstCpu())

@@ -230,9 +230,9 @@ def test_save_kill_resume_finishes_like_a_game_that_never_stopped(tmp_path: Path
     half = first.state_no
     del first  # killed: no close, nothing else written
 
-    from game.client.saves import read_save_info
+    from game.table.savefile import inspect_save
 
-    info = read_save_info(path)
+    info = inspect_save(path)
     assert info is not None and info.plays == half and not info.finished
     assert info.detail().endswith(f" - {half} plays")
     again = Table.resume(path, clock=clock2, cpu=RandomCpu(), fsync=False)
@@ -249,7 +249,7 @@ def test_save_kill_resume_finishes_like_a_game_that_never_stopped(tmp_path: Path
     assert again.points() == whole.points()
     assert {**again.result(), "table_id": 0} == {**whole.result(), "table_id": 0}
     again.close()
-    info = read_save_info(path)  # the Reopen list tells a finished table from one in progress
+    info = inspect_save(path)  # the Reopen list tells a finished table from one in progress
     assert info is not None and info.finished and info.plays == len(whole.log)
     assert info.detail().endswith(" - finished")
     # the finished save resumes to the same end again

@@ -432,7 +432,7 @@ class App:
 def host_options(args: Any) -> tuple[str, dict[str, Any], str, dict[str, Any]]:
     """``(game, config, speed, host_table options)`` from the launcher's ``--host`` options
     (``net.cli.add_arguments``). Raises ``ValueError`` with a readable message."""
-    from net.cli import CliError, game_config
+    from game.launch.options import CliError, game_config
 
     try:
         config = game_config(args)

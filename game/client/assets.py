@@ -2,7 +2,7 @@
 
 Usage (after ``pygame.display.set_mode``)::
 
-    assets = Assets()                        # sprites/ and sounds/ of the repository
+    assets = Assets()                        # the sprites and sounds (see below)
     peg = assets.image("peg_3")              # converted once (convert_alpha), then cached
     small = assets.scaled("peg_3", (20, 20)) # smooth-scaled once per size, cached
     font = assets.font(24)                   # pygame's default font at 24 px, cached
@@ -14,18 +14,42 @@ Text is always rendered at the pixel size it is shown at (never scaled), so it s
 any window size. A missing file raises :class:`AssetError` naming the file and the script that
 makes it. Sound is optional: when the mixer cannot start (no audio device, the dummy driver),
 ``play`` does nothing; ``muted`` and ``volume`` are honoured by ``play``.
+
+Where the files are: an installed program (a wheel, ``pip install .``) reads the package data
+of :mod:`game.assets_data` through :mod:`importlib.resources`; a source checkout (or an
+editable install) reads the top-level ``sprites/`` and ``sounds/`` folders, the source of
+truth that the wheel's copies are made from. :func:`asset_folder` picks one.
 """
 
 from __future__ import annotations
 
+import importlib.resources
 from collections import OrderedDict
 from pathlib import Path
 
 import pygame
 
+#: The source tree (for a checkout; an installed program has none beside its package).
 ROOT = Path(__file__).resolve().parent.parent.parent
-SPRITES = ROOT / "sprites"
-SOUNDS = ROOT / "sounds"
+
+
+def asset_folder(kind: str) -> Path:
+    """The folder of ``kind`` (``"sprites"`` or ``"sounds"``): the installed package data
+    when it is there, else the source tree's top-level folder of that name."""
+    if kind not in ("sprites", "sounds"):
+        raise ValueError(f"no asset folder {kind!r} (sprites or sounds)")
+    try:
+        packaged = importlib.resources.files("game.assets_data") / kind
+    except ModuleNotFoundError:
+        packaged = None
+    # An installed wheel is unpacked on disk, so its resources are real paths.
+    if isinstance(packaged, Path) and packaged.is_dir():
+        return packaged
+    return ROOT / kind
+
+
+SPRITES = asset_folder("sprites")
+SOUNDS = asset_folder("sounds")
 SOUND_NAMES = ("play", "step", "bump", "home", "win", "deal", "shuffle", "click", "pause")
 Colour = tuple[int, int, int] | tuple[int, int, int, int]
 

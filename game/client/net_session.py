@@ -1,11 +1,16 @@
 """A table across the LAN: the client's side of ``net.client.Client`` (and of the host).
 
-:class:`NetSession` has the same surface as :class:`~game.client.session.LocalSession`, so the
-lobby and the table scenes work unchanged: ``public`` (the table's public summary), ``views``,
-``tokens`` (this machine's one seat), ``poll()`` (turns wire ``events`` into ``play`` messages
-and a ``snapshot`` into a ``reset``), and the intents. Intents are sent at once and answered
-later: the returned :class:`~game.table.Result` only says whether it was sent; a refusal
-arrives as a message and is kept in :attr:`NetSession.refusal`.
+:class:`NetSession` implements :class:`~game.client.session.Session` on the same
+:class:`~game.client.session.SessionBase` as :class:`~game.client.session.LocalSession`: the
+wire carries the table's own messages one to one (``t`` for ``type``), so ``poll()`` turns each
+back into the table message (:func:`game.table.messages.from_wire`), folds it into ``public``
+and ``views`` through the one handler, and gives it to the scenes. Intents are sent at once and
+answered later: the returned :class:`~game.table.Result` only says whether it was sent; a
+refusal arrives as a message and is kept in :attr:`NetSession.refusal`.
+
+This program's seat (``tokens``) is set when the host's ``snapshot`` brings the seats, never
+on ``welcome`` alone (the ``welcome`` and the ``snapshot`` may come in different polls: a scene
+must never see a seat of its own that is not in ``seats`` yet).
 
 Hosting: :func:`host_table` creates the authoritative :class:`~game.table.Table` with the
 host's own person in seat 0, runs a :class:`net.host.HostThread` beside the pygame loop, and
@@ -17,13 +22,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from game.client.session import SessionReads
+from game.client.session import SessionBase
 from game.table import Result, SeatSpec, Table
+from game.table.messages import TABLE_MESSAGES, TableMessage, from_wire
 
 
-class NetSession(SessionReads):
+class NetSession(SessionBase):
     remote = True
 
     def __init__(self, client: Any, host_thread: Any = None, table: Table | None = None,
@@ -43,7 +49,8 @@ class NetSession(SessionReads):
         self.public: dict[str, Any] = {
             "seats": [], "pause": [{"reason": "lobby"}], "speed": "normal", "phase": "lobby",
             "state_no": 0, "config": {}, "screen_owner": None, "cover": False, "turns": 0,
-            "outcome": None, "points": {}, "game": "track",
+            "outcome": None, "points": {}, "game": "track", "to_move": None, "paused_by": None,
+            "table_id": "", "save_error": None,
         }
         self.views: dict[int | None, dict[str, Any]] = {None: {}}
         self.tokens: dict[int, str] = {}
@@ -54,24 +61,13 @@ class NetSession(SessionReads):
         self.failure: tuple[str, str] | None = None  # (reason, message) once it gave up
         self.refusal: str | None = None
         self.welcomed = False
+        self._welcome: tuple[int | None, str] | None = None  # (seat, token) until the snapshot
         #: The hosted table's save file (hosting only), for Reopen a saved table.
         self.save_path: Path | None = None
 
-    # ------------------------------------------------------------------ reading
-    @property
-    def config(self) -> dict[str, Any]:
-        return self.public.get("config") or {}
-
-    def screen_seat(self) -> int | None:
-        return self.local_seats[0] if self.local_seats else None
-
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        seat = self.screen_seat() if seat is None else seat
-        return self.views.get(seat) or self.views.get(None) or {}
-
     # ------------------------------------------------------------------ messages
-    def poll(self) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+    def poll(self) -> list[TableMessage]:
+        out: list[TableMessage] = []
         for m in self.client.poll():
             t = m.get("t")
             if t == "_conn":
@@ -95,50 +91,33 @@ class NetSession(SessionReads):
                 self.is_host = bool(tab.get("is_host")) or self.is_host
                 self.public["config"] = tab.get("config", {})
                 self.public["game"] = self.game
-                self.tokens = {m["seat"]: m["token"]} if m.get("seat") is not None else {}
-                if self.tokens and self.on_seat is not None:
-                    self.on_seat(self)
-            elif t == "snapshot":
-                self._snapshot(m)
-                out.append({"type": "reset"})
-            elif t == "events":
+                # the seat is ours once the snapshot that follows brings the seats
+                self._welcome = (m.get("seat"), m.get("token") or "")
+            elif t in TABLE_MESSAGES:
+                msg = from_wire(m)
                 seat = self.screen_seat()
-                if m.get("view") is not None:
-                    self.views[seat] = m["view"]
-                self.public["state_no"] = m["state_no"]
-                self.public["outcome"] = m.get("outcome")
-                if m.get("outcome") is not None:
-                    self.public["phase"] = "over"
-                out.append({"type": "play", "events": m.get("events", []),
-                            "state_no": m["state_no"], "view": m.get("view")})
-            elif t == "seats":
-                self.public["seats"] = m["seats"]
-            elif t == "paused":
-                self.public["pause"] = m["reasons"]
-            elif t == "resumed":
-                self.public["pause"] = []
-            elif t == "speed":
-                self.public["speed"] = m["name"]
-            elif t == "table":
-                for k, v in m.items():
-                    if k != "t":
-                        self.public[k] = v
+                if msg["type"] == "snapshot":
+                    seat = msg["seat"]
+                    self._seated(seat)
+                elif msg["type"] == "reset":
+                    seat = msg["snapshot"]["seat"]
+                self.take(msg, seat)
+                out.append(msg)
             elif t == "refused":
                 self.refusal = m.get("message") or m.get("code")
-        return out
+        return self.delivered(out)
 
-    def _snapshot(self, m: dict[str, Any]) -> None:
-        tab = m.get("table") or {}
-        for k, v in tab.items():
-            self.public[k] = v
-        self.public.update({
-            "state_no": m["state_no"], "seats": m["seats"], "pause": m["paused"],
-            "speed": m["speed"], "phase": m["phase"], "outcome": m.get("outcome"),
-        })
-        if m.get("seat") is not None and m["seat"] not in self.tokens and self.client.token:
-            self.tokens = {m["seat"]: self.client.token}
-        self.views[m.get("seat")] = m.get("view") or {}
-        self.game = self.public.get("game", self.game)
+    def _seated(self, seat: int | None) -> None:
+        """The snapshot after a ``welcome`` names this program's seat: it is ours now."""
+        welcome, self._welcome = self._welcome, None
+        token = (welcome[1] if welcome is not None else "") or self.client.token
+        if seat is None or not token:
+            self.tokens = {}
+            return
+        if self.tokens.get(seat) != token:
+            self.tokens = {seat: token}
+            if self.on_seat is not None:
+                self.on_seat(self)
 
     # ------------------------------------------------------------------ intents
     def _sent(self, ok: bool, what: str) -> Result:
@@ -168,8 +147,9 @@ class NetSession(SessionReads):
             self.client.ready()
         return r
 
-    def play(self, seat: int, token: str) -> Result:
-        return self._sent(self.client.play(token, self.public["state_no"]), "play")
+    def play(self, seat: int, token: str, state_no: int | None = None) -> Result:
+        n = self.shown_state_no if state_no is None else state_no
+        return self._sent(self.client.play(token, n), "play")
 
     def pause(self) -> Result:
         return self._sent(self.client.pause(), "pause")
@@ -191,21 +171,6 @@ class NetSession(SessionReads):
 
     def refresh(self) -> None:
         pass
-
-    def result(self) -> dict[str, Any] | None:
-        """The finished game for the records, from the public summary."""
-        out = self.public.get("outcome")
-        if not out:
-            return None
-        winners = set(out.get("winners", []))
-        pts = self.public.get("points") or {}
-        people = [{"seat": s["seat"], "name": s["name"], "points": int(pts.get(str(s["seat"]),
-                                                                          0)),
-                   "won": s["seat"] in winners}
-                  for s in self.public["seats"] if s["kind"] == "person"]
-        return {"table_id": self.public.get("table_id", f"lan-{time.time():.0f}"),
-                "game": self.game, "rules": str(self.config.get("rules", self.game)),
-                "people": people, "solo": False}
 
     def close(self) -> None:
         self.client.close(timeout=2.0)
@@ -278,3 +243,10 @@ def host_table(game: str, config: dict[str, Any], name: str, speed: str, cpu: An
     session.save_path = table.save_path
     print(f"Tee Table: hosting table {ht.code} - join with the code or {ht.link}", flush=True)
     return session
+
+
+if TYPE_CHECKING:  # mypy checks that both sessions implement the one Session interface
+    from game.client.session import LocalSession, Session
+
+    def _both_are_sessions(local: LocalSession, net: NetSession) -> tuple[Session, Session]:
+        return local, net

@@ -1,10 +1,20 @@
-"""A table on this machine: the client's side of ``game.table.Table`` (Play, Solo, hot seat).
+"""Sessions: the scenes' one typed interface to a table, local or across the LAN.
 
-The scenes never touch the table directly; they call a session's intents and read what it
-collected. :class:`LocalSession` owns the :class:`~game.table.Table`, ticks it every frame (CPU
-plays are released there; a :class:`~game.cpu_worker.ProcessCpu` thinks in another process so a
-frame never waits), drains its outbox and keeps the newest public summary and the newest view
-of every local seat.
+:class:`Session` (a ``typing.Protocol``) is every attribute and intent the scenes use. Both
+:class:`LocalSession` (a table on this machine: Play, Solo, hot seat) and
+:class:`game.client.net_session.NetSession` (a table across the LAN, or hosted here) implement
+it on :class:`SessionBase`, which holds the ONE handler for the table's messages
+(:meth:`SessionBase.take`, boardgame.io's ``receiveTransportData`` switch): a local session
+feeds it the table's outbox, a network session the same messages off the wire
+(:func:`game.table.messages.from_wire`). Either way ``public`` (the table's public summary) and
+``views`` (seat -> newest view) change only there, and ``poll()`` yields the same typed
+messages (:data:`game.table.messages.TableMessage`) to the scenes: ``start`` (the opening deal:
+``events``, ``view``, ``state_no``, ``to_move``), ``play`` (``events``, ``view``,
+``state_no``...), ``table``, ``reset`` (jump: ``snapshot``) and ``snapshot`` (joined).
+
+A play is submitted with the state number of the last message the session delivered to the
+scene (:attr:`SessionBase.shown_state_no`), so a play chosen on a stale screen is refused with
+``stale_state``, locally as on the LAN.
 
 ::
 
@@ -21,33 +31,162 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
-from game.cpu_worker import CpuRunner, SyncCpu
 from game.table import Result, SeatSpec, Table
+from game.table.cpu import CpuRunner, SyncCpu
+from game.table.messages import TableMessage
+from game.table.pacing import SPEEDS
+from game.table.results import GameResult, game_result
 
 
-class SessionReads:
-    """What every session reads the same way from its newest ``public`` summary and its
-    ``tokens`` (seat -> token of this machine's people)."""
+class Session(Protocol):
+    """What the scenes may use of a session (local or remote)."""
 
-    public: dict[str, Any]
-    tokens: dict[int, str]
+    remote: bool  # a table across the LAN (this program may still host it)
+    is_host: bool  # this program may start, set CPUs and the speed
+    game: str
+    public: dict[str, Any]  # the table's public summary (game.table.messages.Public)
+    views: dict[int | None, dict[str, Any]]
+    tokens: dict[int, str]  # seat -> token of this machine's people
+    code: str
+    link: str
+    status: str  # the link to the host: "connected" for a local table
+    failure: tuple[str, str] | None
+    refusal: str | None
+    save_path: Path | None
+    host_thread: Any
+    shown_state_no: int
 
     @property
+    def seats(self) -> list[dict[str, Any]]: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def local_seats(self) -> list[int]: ...
+    @property
+    def config(self) -> dict[str, Any]: ...
+    @property
+    def can_undo(self) -> bool: ...
+    @property
+    def speed_scale(self) -> float: ...
+
+    def screen_seat(self) -> int | None: ...
+    def view(self, seat: int | None = None) -> dict[str, Any]: ...
+    def poll(self) -> list[TableMessage]: ...
+    def sit(self, seat: int, name: str) -> Result: ...
+    def rename(self, seat: int, name: str) -> Result: ...
+    def leave(self, seat: int) -> Result: ...
+    def set_cpu(self, seat: int, level: str) -> Result: ...
+    def start(self) -> Result: ...
+    def play(self, seat: int, token: str, state_no: int | None = None) -> Result: ...
+    def pause(self) -> Result: ...
+    def ready(self) -> Result: ...
+    def set_speed(self, name: str) -> Result: ...
+    def hand_to_cpu(self, seat: int, level: str = "tricky") -> Result: ...
+    def tap_in(self, seat: int) -> Result: ...
+    def undo(self) -> Result: ...
+    def refresh(self) -> None: ...
+    def result(self) -> GameResult | None: ...
+    def close(self) -> None: ...
+
+
+class SessionBase:
+    """What every session does the same way: the one message handler and the reads."""
+
+    remote = False
+    is_host = False
+    game = "track"
+    code = ""
+    link = ""
+    status = "connected"
+    failure: tuple[str, str] | None = None
+    refusal: str | None = None
+    save_path: Path | None = None
+    host_thread: Any = None
+
+    public: dict[str, Any]
+    views: dict[int | None, dict[str, Any]]
+    tokens: dict[int, str]
+    #: The state number of the last message delivered to the scene: plays are made for it.
+    shown_state_no: int = 0
+
+    # ------------------------------------------------------------------ the one handler
+    def take(self, msg: TableMessage, seat: int | None) -> None:
+        """Fold one table message (for ``seat``'s outbox) into ``public`` and ``views``."""
+        pub = self.public
+        if msg["type"] == "start":
+            self.views[seat] = msg["view"]
+            pub.update(state_no=msg["state_no"], to_move=msg["to_move"])
+        elif msg["type"] == "play":
+            self.views[seat] = msg["view"]
+            pub.update(state_no=msg["state_no"], to_move=msg["to_move"], turns=msg["turns"],
+                       outcome=msg["outcome"], screen_owner=msg["screen_owner"],
+                       cover=msg["cover"])
+            if msg["outcome"] is not None:
+                pub["phase"] = "over"
+        elif msg["type"] == "table":
+            pub.update((k, v) for k, v in msg.items() if k != "type")
+        elif msg["type"] in ("snapshot", "reset"):
+            snap = msg["snapshot"] if msg["type"] == "reset" else msg  # type: ignore[typeddict-item]
+            self.public = {k: v for k, v in snap.items() if k not in ("type", "seat", "view")}
+            self.views[snap["seat"]] = snap["view"]
+        self.game = self.public.get("game", self.game)
+
+    def delivered(self, msgs: list[TableMessage]) -> list[TableMessage]:
+        """Note what the scene is given (its newest state number) and give it."""
+        for m in msgs:
+            snap: Any = m["snapshot"] if m["type"] == "reset" else m  # type: ignore[typeddict-item]
+            if "state_no" in snap:
+                self.shown_state_no = int(snap["state_no"])
+        return msgs
+
+    # ------------------------------------------------------------------ reading
+    @property
     def seats(self) -> list[dict[str, Any]]:
-        return self.public["seats"]
+        seats: list[dict[str, Any]] = self.public["seats"]
+        return seats
 
     @property
     def phase(self) -> str:
-        return self.public["phase"]
+        return str(self.public["phase"])
 
     @property
     def local_seats(self) -> list[int]:
         return sorted(self.tokens)
 
+    @property
+    def config(self) -> dict[str, Any]:
+        return dict(self.public.get("config") or {})
 
-class LocalSession(SessionReads):
+    @property
+    def can_undo(self) -> bool:
+        """True where undo is allowed: a solo game on this machine."""
+        return not self.remote and len(self.public.get("seats") or []) == 1
+
+    @property
+    def speed_scale(self) -> float:
+        """The table speed's ``scale``: animations queued in normal-speed seconds (from
+        :func:`game.table.pacing.event_duration`) run ``1 / scale`` times as fast."""
+        sp = SPEEDS.get(str(self.public.get("speed", "normal")), SPEEDS["normal"])
+        return sp.scale
+
+    def screen_seat(self) -> int | None:
+        return self.local_seats[0] if self.local_seats else None
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The newest view of ``seat`` (default: the screen's seat)."""
+        if seat is None:
+            seat = self.screen_seat()
+        return self.views.get(seat) or self.views.get(None) or {}
+
+    def result(self) -> GameResult | None:
+        """The finished game for the records: the same function and data on every machine."""
+        return game_result(self.public)
+
+
+class LocalSession(SessionBase):
     """One local table, its local people and their tokens."""
 
     is_host = True
@@ -59,61 +198,58 @@ class LocalSession(SessionReads):
         cfg = {k: v for k, v in config.items() if k != "game"}
         self.game = game
         self.seed = secrets.randbits(63) if seed is None else seed
-        self.cpu = cpu if cpu is not None else SyncCpu()
+        self.cpu: CpuRunner = cpu if cpu is not None else SyncCpu()
         # ``rules``: a GameRules object instead of the game's own (Table.create takes either;
         # tests pass game.client.testing.FixedStart to begin from a hand-written position)
         self.table = Table.create(rules if rules is not None else game, cfg, self.seed,
                                   clock=clock, speed=speed, cpu=self.cpu)
         self.tokens: dict[int, str] = {}
-        self.public: dict[str, Any] = self.table.snapshot(None)
-        self.views: dict[int | None, dict[str, Any]] = {None: self.public["view"]}
+        self.public: dict[str, Any] = {}
+        self.views: dict[int | None, dict[str, Any]] = {}
+        self.take(self.table.snapshot(None), None)
+        self.shown_state_no = self.table.state_no
         self.event_seat: int | None = None  # whose filtered events drive the animations
         self.last: Result | None = None
+        self._pending: list[TableMessage] = []  # drained after an intent, for the next poll
 
     # ------------------------------------------------------------------ reading
-    @property
-    def config(self) -> dict[str, Any]:
-        return self.public["config"]
-
     def screen_seat(self) -> int | None:
         """The seat whose hand this screen shows (the hot-seat owner, else the one person)."""
         owner = self.public.get("screen_owner")
         if owner is not None:
-            return owner
+            return int(owner)
         return self.local_seats[0] if self.local_seats else None
-
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """The newest view of ``seat`` (default: the screen's seat)."""
-        if seat is None:
-            seat = self.screen_seat()
-        return self.views.get(seat) or self.views[None]
 
     # ------------------------------------------------------------------ lobby
     def _result(self, r: Result) -> Result:
         self.last = r
-        self.refresh()
+        self._drain()
         return r
+
+    def _mine(self, seat: int) -> Result | None:
+        if seat in self.tokens:
+            return None
+        return self._result(Result(False, "bad_token", f"seat {seat} is not played here",
+                                   self.table.state_no))
 
     def sit(self, seat: int, name: str) -> Result:
         r = self.table.take_seat(seat, name, local=True)
         if r.ok:
+            self._drain()  # the others' boxes first: the new seat's starts from its snapshot
             self.tokens[seat] = r.data["token"]
-            self.views[seat] = self.table.snapshot(seat)["view"]
+            self.take(self.table.snapshot(seat), seat)
             if self.event_seat is None:
                 self.event_seat = seat
         return self._result(r)
 
     def rename(self, seat: int, name: str) -> Result:
-        tok = self.tokens.get(seat)
-        if tok is None:
-            return self._result(Result(False, "bad_token", f"seat {seat} is not yours", 0))
-        return self._result(self.table.rename(tok, name))
+        return self._mine(seat) or self._result(self.table.rename(self.tokens[seat], name))
 
     def leave(self, seat: int) -> Result:
-        tok = self.tokens.get(seat)
-        if tok is None:
-            return self._result(Result(False, "bad_token", f"seat {seat} is not yours", 0))
-        r = self.table.leave(tok)
+        no = self._mine(seat)
+        if no is not None:
+            return no
+        r = self.table.leave(self.tokens[seat])
         if r.ok:
             del self.tokens[seat]
             self.views.pop(seat, None)
@@ -133,12 +269,14 @@ class LocalSession(SessionReads):
         return self._result(r)
 
     # ------------------------------------------------------------------ play
-    def play(self, seat: int, token: str) -> Result:
-        tok = self.tokens.get(seat)
-        if tok is None:
-            return self._result(Result(False, "bad_token", f"seat {seat} is not played here",
-                                       self.table.state_no))
-        return self._result(self.table.submit(tok, token, self.table.state_no))
+    def play(self, seat: int, token: str, state_no: int | None = None) -> Result:
+        """``seat`` plays ``token`` for ``state_no`` (default: the state the scene was last
+        shown), so a play chosen on a stale screen is refused like a LAN one."""
+        no = self._mine(seat)
+        if no is not None:
+            return no
+        n = self.shown_state_no if state_no is None else state_no
+        return self._result(self.table.submit(self.tokens[seat], token, n))
 
     def pause(self) -> Result:
         seat = self.screen_seat()
@@ -163,10 +301,8 @@ class LocalSession(SessionReads):
         return self._result(r)
 
     def tap_in(self, seat: int) -> Result:
-        tok = self.tokens.get(seat)
-        if tok is None:
-            return self._result(Result(False, "bad_token", "not a local seat", 0))
-        return self._result(self.table.tap_in(tok))
+        no = self._mine(seat)
+        return no or self._result(self.table.tap_in(self.tokens[seat]))
 
     def undo(self) -> Result:
         seat = self.screen_seat()
@@ -174,31 +310,27 @@ class LocalSession(SessionReads):
         return self._result(self.table.undo(tok or ""))
 
     # ------------------------------------------------------------------ each frame
-    def refresh(self) -> None:
-        snap = self.table.snapshot(None)
-        self.public = snap
-        self.views[None] = snap["view"]
+    def _drain(self) -> None:
+        """Take every box's messages through the one handler; keep the event seat's (the
+        spectator's when no one sits here) for the scene."""
+        shown = self.event_seat
+        for seat in [None, *self.tokens]:
+            for m in self.table.drain(seat):
+                self.take(m, seat)
+                if seat == shown:
+                    self._pending.append(m)
 
-    def poll(self) -> list[dict[str, Any]]:
+    def refresh(self) -> None:
+        self._drain()
+
+    def poll(self) -> list[TableMessage]:
         """Tick the table and return the messages for the event seat (or the spectator)."""
         self.table.tick()
-        out: list[dict[str, Any]] = []
-        changed = False
-        for seat in [None, *self.tokens]:
-            msgs = self.table.drain(seat)
-            changed = changed or bool(msgs)
-            for m in msgs:
-                if m.get("type") == "play":
-                    self.views[seat] = m["view"]
-                elif m.get("type") == "reset":
-                    self.views[seat] = m["snapshot"]["view"]
-            if seat == self.event_seat:
-                out = msgs
-        if changed:
-            self.refresh()
-        return out
+        self._drain()
+        out, self._pending = self._pending, []
+        return self.delivered(out)
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> GameResult | None:
         return self.table.result()
 
     def close(self) -> None:

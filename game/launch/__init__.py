@@ -1,0 +1,57 @@
+"""The applications: parse the command line, then open the window or run a headless host.
+
+    python main.py                          the title screen (or the ``tee-table`` command)
+    python main.py --size 800x600 --fullscreen
+    python main.py --join teetable://192.168.1.5:47800/KQXF   join from the command line
+    python main.py --host --headless --game track --rules classic --seats 4
+
+Bad arguments get a one-line error and exit status 2, before any window opens.
+
+Modules: :mod:`game.launch.options` (the parser; standard library only, so the window path
+loads nothing it does not draw with) and :mod:`game.launch.headless` (the headless host: the
+table, the LAN host and the save file composed in an asyncio program). This package sits on
+top of every other: it may import the client, the table and ``net``; nothing imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from game.launch.options import build_parser, parse_size
+
+__all__ = ["build_parser", "main", "parse_size"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run Tee Table with ``argv`` (default: the process's arguments); the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        size = parse_size(args.size)
+    except argparse.ArgumentTypeError as e:
+        parser.error(str(e))
+    if args.data:
+        os.environ["TEE_TABLE_DATA"] = args.data
+    if args.headless and not args.host:
+        parser.error("--headless goes with --host")
+    if args.join:
+        from game.launch.options import check_join
+
+        problem = check_join(args.join)
+        if problem:
+            parser.error(f"--join: {problem}")
+    if args.host and args.headless:
+        from game.launch.headless import run_headless
+
+        return run_headless(args)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.client.app import run
+
+    return run(size=size, fullscreen=True if args.fullscreen else None, frames=args.frames,
+               data=args.data, join=args.join, host=args)
+
+
+if __name__ == "__main__":  # pragma: no cover - ``python -m game.launch`` uses __main__.py
+    sys.exit(main())

@@ -1,0 +1,189 @@
+"""The table's messages, typed once: the outbox, the wire and the client's scenes speak these.
+
+Every message is a plain dict (msgpack-friendly: dicts, lists, ints, floats, strs, bools,
+None). A table message has a ``type``; on the wire the same dict travels with ``t`` in place of
+``type`` and nothing else changed (``net.glue`` renames the one key, ``net.protocol`` derives
+its schema of host messages from the classes here, so no message is written down twice).
+
+Table messages (:data:`TABLE_MESSAGES`), as :meth:`game.table.Table.drain` queues them:
+
+* ``start`` once when the game starts: the opening deal's events (filtered for the viewer),
+  the viewer's view, the state number and who moves first.
+* ``play`` after each play: the play's events (filtered), the new view, the state number, the
+  seat that played, the play's token, who made it (``person``/``cpu``/``standin``), who moves
+  next, the outcome (None until the game is over), the turn count and the hot-seat screen.
+* ``table`` when the public summary changes (seats, pause, speed, connections, phase...):
+  every field of :class:`Public`.
+* ``reset`` when the client must jump (an undo, an outbox that overflowed): a full snapshot.
+* ``snapshot`` (not queued: the answer of :meth:`Table.snapshot`, sent on joining): the public
+  summary plus the viewer's seat and view.
+
+Wire-only host messages (:data:`WIRE_ONLY`): ``welcome``, ``refused``, ``error``, ``pong``,
+``bye`` (see ``docs/protocol.md``).
+
+Durations are not carried: the client derives each event's from
+:func:`game.table.pacing.event_duration` at normal speed and runs its clock at the table speed's
+``scale`` (``SPEEDS[public["speed"]].scale``), exactly as the table paces its CPUs.
+
+Field types that the wire checks more tightly are tagged with ``Annotated`` (:data:`Seat`,
+:data:`StateNo`, :data:`Token`, :data:`Text`, :data:`Count`): ``net.protocol`` maps each tag
+to a checker.
+"""
+
+# No ``from __future__ import annotations``: TypedDict must see NotRequired at class creation.
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
+
+Seat = Annotated[int, "seat"]
+StateNo = Annotated[int, "state_no"]
+Token = Annotated[str, "token"]
+Text = Annotated[str, "text"]
+Count = Annotated[int, "count"]  # a whole number >= 0
+Event = dict[str, Any]
+View = dict[str, Any]
+
+
+class PauseReason(TypedDict):
+    """One reason the table is paused (see ``game.table.pause``)."""
+
+    reason: Literal["lobby", "paused", "joining", "ready"]
+    by: NotRequired[Seat | None]  # "paused": the seat that paused (None: the host)
+    name: NotRequired[str]  # "paused": who paused, in words
+    seats: NotRequired[list[Seat]]  # "joining"/"ready": the seats the table waits for
+
+
+class SeatInfo(TypedDict):
+    """The public facts of one seat."""
+
+    seat: Seat
+    kind: Literal["person", "cpu"]
+    name: str
+    level: str | None  # a CPU's level
+    team: Count
+    symbol: str
+    local: bool
+    connected: bool
+    ready: bool
+    standin: bool  # a CPU plays for a missing person now
+    host: bool
+    left: str | None  # the person who handed this seat to a CPU
+
+
+class Public(TypedDict):
+    """What everyone may know about the table (no view, no tokens)."""
+
+    table_id: str
+    game: str
+    config: dict[str, Any]
+    state_no: StateNo
+    phase: Literal["lobby", "playing", "over"]
+    seats: list[SeatInfo]
+    to_move: Seat | None
+    pause: list[PauseReason]
+    paused_by: Seat | None
+    speed: str
+    screen_owner: Seat | None
+    cover: bool
+    turns: Count
+    outcome: dict[str, Any] | None
+    points: dict[str, int]
+    save_error: str | None
+
+
+class TableMsg(Public):
+    type: Literal["table"]
+
+
+class Snapshot(Public):
+    type: Literal["snapshot"]
+    seat: Seat | None  # the viewer (None: a spectator, who sees no hand)
+    view: View
+
+
+class ResetMsg(TypedDict):
+    type: Literal["reset"]
+    snapshot: Snapshot
+
+
+class StartMsg(TypedDict):
+    type: Literal["start"]
+    state_no: StateNo
+    events: list[Event]
+    view: View
+    to_move: Seat | None
+
+
+class PlayMsg(TypedDict):
+    type: Literal["play"]
+    state_no: StateNo
+    seat: Seat
+    play: Text
+    by: Literal["person", "cpu", "standin"]
+    events: list[Event]
+    view: View
+    to_move: Seat | None
+    outcome: dict[str, Any] | None
+    turns: Count
+    screen_owner: Seat | None
+    cover: bool
+
+
+#: What :meth:`game.table.Table.drain` returns.
+TableMessage = StartMsg | PlayMsg | TableMsg | ResetMsg | Snapshot
+
+TABLE_MESSAGES: dict[str, type[Any]] = {
+    "start": StartMsg, "play": PlayMsg, "table": TableMsg, "reset": ResetMsg,
+    "snapshot": Snapshot,
+}
+
+# ----------------------------------------------------------------------- wire-only (host)
+
+
+class Welcome(TypedDict):
+    t: Literal["welcome"]
+    v: Count
+    token: Token
+    seat: Seat | None
+    table: dict[str, Any]
+
+
+class Refused(TypedDict):
+    t: Literal["refused"]
+    code: Text
+    message: str
+    of: NotRequired[Text | None]
+    ref: NotRequired[Count | None]
+
+
+class Error(TypedDict):
+    t: Literal["error"]
+    code: Text
+    message: str
+
+
+class Pong(TypedDict):
+    t: Literal["pong"]
+    n: NotRequired[Count]
+
+
+class Bye(TypedDict):
+    t: Literal["bye"]
+    reason: str
+
+
+WIRE_ONLY: dict[str, type[Any]] = {
+    "welcome": Welcome, "refused": Refused, "error": Error, "pong": Pong, "bye": Bye,
+}
+
+
+def to_wire(msg: TableMessage) -> dict[str, Any]:
+    """The wire form of a table message: the same dict with ``t`` for ``type``."""
+    out: dict[str, Any] = {"t": msg["type"]}
+    out.update((k, v) for k, v in msg.items() if k != "type")
+    return out
+
+
+def from_wire(msg: dict[str, Any]) -> TableMessage:
+    """The table message a wire message carries (the inverse of :func:`to_wire`)."""
+    out: dict[str, Any] = {"type": msg["t"]}
+    out.update((k, v) for k, v in msg.items() if k != "t")
+    return out  # type: ignore[return-value]
