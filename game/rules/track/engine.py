@@ -451,12 +451,12 @@ class TrackState:
 _STATE = derive(TrackState)
 
 
-def done(pegs: tuple[int, ...] | list[int], c: int) -> bool:
+def done(pegs: Sequence[int], c: int) -> bool:
     b = c * PEGS
     return min(pegs[b:b + PEGS]) >= HOME0
 
 
-def controlled(cfg: Cfg, seat: int, pegs: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+def controlled(cfg: Cfg, seat: int, pegs: Sequence[int]) -> tuple[int, ...]:
     """The colours ``seat`` moves now."""
     if cfg.rules == TEAM:
         return cfg.teamcols[seat]
@@ -468,7 +468,7 @@ def controlled(cfg: Cfg, seat: int, pegs: tuple[int, ...] | list[int]) -> tuple[
     return ()
 
 
-def _boards(cfg: Cfg, pegs: tuple[int, ...] | list[int]) -> tuple[list[int], list[int], list[int]]:
+def _boards(cfg: Cfg, pegs: Sequence[int]) -> BoardLists:
     occ = [-1] * cfg.R
     rm = [0] * cfg.n
     hm = [0] * cfg.n
