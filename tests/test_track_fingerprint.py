@@ -39,6 +39,7 @@ def test_quick_fingerprint_with_the_python_engine(fast_setting: None) -> None:
 
 
 def test_quick_fingerprint_with_the_c_core(fast_setting: None) -> None:
+    assert engine.FAST_STALE is None, engine.FAST_STALE  # a stale build is an error, not a skip
     engine.set_fast(True)
     if not engine.FAST:
         pytest.skip("the optional C core (game/rules/track/_fast.c) is not built")

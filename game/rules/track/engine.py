@@ -35,8 +35,14 @@ try:  # the Python code below is the reference
     _fast = importlib.import_module("game.rules.track._fast")
 except ImportError:  # not built: the Python engine runs
     _fast = None
+#: Why a C core that is there is not used (None when it is used, or simply not built).
+FAST_STALE: str | None = None
 if _fast is not None and getattr(_fast, "API", None) != _FAST_API:
-    _fast = None  # a build of another version of _fast.c: not used
+    # a build of another version of _fast.c: not used
+    FAST_STALE = (f"the built C core has interface {getattr(_fast, 'API', None)!r}, this engine "
+                  f"needs {_FAST_API}: rebuild it (pip install -e . or python setup.py "
+                  "build_ext --inplace)")
+    _fast = None
 
 FAST = False  # True while the C core serves gen_legal / apply_play(events=False)
 
@@ -1527,7 +1533,8 @@ def set_fast(on: bool) -> bool:
 if _fast is not None:
     try:
         _fast.setup(Play, TrackState, RulesError, Part, Bump)
-    except (TypeError, AttributeError):  # the classes do not match what the build expects
+    except (TypeError, AttributeError) as e:  # the classes do not match what the build expects
+        FAST_STALE = f"the built C core does not fit this engine ({e}): rebuild it"
         _fast = None
     else:
         FAST = True
