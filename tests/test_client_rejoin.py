@@ -16,7 +16,6 @@ from game.client.app import App, run, start_hosting
 from game.client.e2e import ENV
 from game.client.lobby import LobbyScene
 from game.client.table_scene import TrackTableScene
-from game.client.testing import click, frames, key
 from game.cpu_worker import SyncCpu
 from game.launch import build_parser
 from game.table import Table
@@ -24,6 +23,7 @@ from net.client import Client
 from net.host import HostThread
 from tests import client_app
 from tests.client_app import table_app
+from tests.client_testing import click, frames, key
 
 
 def new_app(folder: Path) -> App:

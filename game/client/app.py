@@ -30,9 +30,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from game.client import theme
+from game.client import router, theme
 from game.client.assets import Assets
-from game.client.scene import Scene, draw_backdrop
+from game.client.scene import draw_backdrop
+from game.client.stage import SceneLike
 from game.store import Settings, SettingsError, Store
 
 MIN_SIZE = (480, 360)
@@ -63,7 +64,7 @@ class App:
         with contextlib.suppress(FileNotFoundError, pygame.error):
             pygame.display.set_icon(self.assets.image("icon"))
         self.apply_sound_settings()
-        self.scenes: list[Scene] = []
+        self.scenes: list[SceneLike] = []
         self.clock = pygame.time.Clock()
         self.running = True
         self.frames = 0
@@ -85,9 +86,7 @@ class App:
         self._hints: Any = None
         pygame.key.set_repeat(350, 40)
         if title_screen:
-            from game.client.screens import TitleScene
-
-            self.push(TitleScene(self))
+            self.show("title")
 
     # window --------------------------------------------------------------------
     @property
@@ -183,17 +182,17 @@ class App:
 
     # scene stack ---------------------------------------------------------------
     @property
-    def top(self) -> Scene | None:
+    def top(self) -> SceneLike | None:
         return self.scenes[-1] if self.scenes else None
 
-    def push(self, scene: Scene) -> Scene:
+    def push(self, scene: SceneLike) -> SceneLike:
         if self.scenes:
             self.scenes[-1].leave()
         self.scenes.append(scene)
         scene.enter()
         return scene
 
-    def pop(self) -> Scene | None:
+    def pop(self) -> SceneLike | None:
         if not self.scenes:
             return None
         s = self.scenes.pop()
@@ -204,19 +203,37 @@ class App:
             self.quit()
         return s
 
-    def replace(self, scene: Scene) -> Scene:
+    def replace(self, scene: SceneLike) -> SceneLike:
         if self.scenes:
             self.scenes.pop().leave()
         self.scenes.append(scene)
         scene.enter()
         return scene
 
-    def pop_to(self, kind: type[Scene]) -> None:
-        """Pop scenes until one of ``kind`` is on top."""
-        while len(self.scenes) > 1 and not isinstance(self.scenes[-1], kind):
+    # the stage: scenes ask by name (game.client.stage.Stage) -------------------
+    def show(self, name: str, **options: Any) -> SceneLike:
+        """Push the screen called ``name`` (:data:`game.client.router.SCREENS`)."""
+        return self.push(router.screen(self, name, **options))
+
+    def back_to(self, name: str) -> None:
+        """Pop scenes until the one whose ``name`` is ``name`` is on top."""
+        while len(self.scenes) > 1 and self.scenes[-1].name != name:
             self.scenes.pop().leave()
         if self.scenes:
             self.scenes[-1].enter()
+
+    def open_table(self, session: Any, replace: bool = False) -> SceneLike:
+        """Show the table scene of ``session``'s game (replacing the lobby when ``replace``)."""
+        scene = router.table_scene(self, session)
+        return self.replace(scene) if replace else self.push(scene)
+
+    def open_lobby(self, session: Any, kind: str) -> SceneLike:
+        return self.push(router.lobby_scene(self, session, kind))
+
+    def join_failed(self, reason: str, detail: str = "") -> None:
+        """A join gave up: pop its lobby and tell the Join screen under it why."""
+        self.pop()
+        router.join_failed(self.top, reason, detail)
 
     # tables --------------------------------------------------------------------
     def make_cpu(self) -> Any:
@@ -238,9 +255,7 @@ class App:
 
     def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
         """Open a table from the New table screen; returns an error text or None."""
-        from game.client.lobby import LobbyScene
         from game.client.session import LocalSession
-        from game.client.table_scene import open_table
         from game.rules.api import RulesError
         from game.table import TableError
 
@@ -259,9 +274,9 @@ class App:
             if not r.ok:
                 session.close()
                 return r.message
-            self.push(open_table(self, session))
+            self.open_table(session)
             return None
-        self.push(LobbyScene(self, session, kind))
+        self.open_lobby(session, kind)
         return None
 
     def host_new_table(self, game: str, config: dict[str, Any], speed: str,
@@ -296,7 +311,6 @@ class App:
     def _host(self, game: str, config: dict[str, Any], speed: str, kw: dict[str, Any],
               kind: str) -> str | None:
         from game.client import saves
-        from game.client.lobby import LobbyScene
         from game.client.net_session import host_table
         from game.rules.api import RulesError
         from game.table import TableError
@@ -315,14 +329,13 @@ class App:
         if hosted.save_path is not None and hosted.host_thread is not None:
             with contextlib.suppress(OSError):
                 saves.write_host_note(hosted.save_path, hosted.code, hosted.host_thread.port)
-        self.push(LobbyScene(self, hosted, kind))
+        self.open_lobby(hosted, kind)
         return None
 
     def join_table(self, target: Any) -> str | None:
         """Join a LAN table (a code or a parsed link); the lobby shows the outcome. A seat this
         program had at that table before (its token is kept in the data folder) is rejoined."""
         from game.client import saves
-        from game.client.lobby import LobbyScene
         from game.client.net_session import NetSession
         from net.client import Client
 
@@ -345,8 +358,8 @@ class App:
                             **self.join_options).start()
         except (OSError, ValueError) as e:
             return str(e)
-        self.push(LobbyScene(self, NetSession(client, on_seat=keep,
-                                              fresh_client=fresh if token else None), "join"))
+        self.open_lobby(NetSession(client, on_seat=keep,
+                                   fresh_client=fresh if token else None), "join")
         return None
 
     def quit(self) -> None:
@@ -417,7 +430,7 @@ class App:
         closed: set[int] = set()
         for s in reversed(self.scenes):
             s.leave()
-            session = getattr(s, "session", None)
+            session = router.session_of(s)
             if session is not None and id(session) not in closed:
                 closed.add(id(session))
                 with contextlib.suppress(Exception):  # closing twice is harmless
@@ -508,9 +521,8 @@ def run(size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
                                                                          False):
         start_hosting(app, host)
     elif join:
-        from game.client.screens import JoinScene
-
-        scene = JoinScene(app)
+        scene = router.screen(app, "join")
+        assert isinstance(scene, router.JoinScene)
         app.push(scene)
         scene.entry.set_text(join)
         scene.submit()
