@@ -82,3 +82,42 @@ def test_a_speed_change_rescales_the_guests_move_still_playing(app: App) -> None
     assert table.clock.speed_name == "blitz"
     assert 22 <= n <= 25  # 0.225 s of 10 ms frames (75 more frames had the speed stayed)
     host.close()
+
+
+@pytest.mark.parametrize("game,config", [("track", {"rules": "classic", "seats": 4}),
+                                         ("layout", {"seats": 3})])
+def test_the_guest_sees_the_opening_deal_card_by_card(app: App, game: str,
+                                                      config: dict[str, Any]) -> None:
+    """The host starts; the guest's screen queues the real deal events of the start message
+    that came over the (bridged) wire, as long as the table's pacing says, and no fake wait."""
+    from game.table import event_duration
+
+    host = Table.create(game, config, 7,
+                        [SeatSpec("person", "Host")] + [SeatSpec() for _ in
+                                                        range(config["seats"] - 1)],
+                        clock=app.table_clock, host_seat=0, cpu=SyncCpu(), speed="normal")
+    r = host.sit("Bea")
+    seat, token = r.data["seat"], r.data["token"]
+    guest = NetSession(_Bridge(host, seat, token))
+    for _ in range(3):
+        guest.poll()
+    table = app.open_table(guest)
+    frames(app, 1, dt=0.0)
+    assert table.timeline.idle  # the lobby: nothing to animate yet
+    seen: list[dict[str, Any]] = []
+    poll = guest.poll
+
+    def recording_poll() -> list[Any]:
+        msgs = poll()
+        seen.extend(m for m in msgs if m["type"] == "start")
+        return msgs
+
+    guest.poll = recording_poll  # type: ignore[method-assign]
+    assert host.start(host.host_token).ok
+    frames(app, 1, dt=0.0)
+    assert len(seen) == 1, "the start message reaches the guest once"
+    events = seen[0]["events"]
+    total = sum(event_duration(e, "normal") for e in events)
+    assert total > 0.5
+    assert sum(a.duration for a in table.timeline.queue) == pytest.approx(total)
+    host.close()
