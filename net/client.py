@@ -125,6 +125,7 @@ class Client:
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._writer: asyncio.StreamWriter | None = None
+        self._last_busy: str | None = None  # the host's message when it last said busy
 
     # --- thread-safe surface for the pygame loop ------------------------------------------------
 
@@ -284,6 +285,9 @@ class Client:
             now = time.monotonic()
             if self.token is None:
                 # Never welcomed: keep trying only for connect_timeout.
+                if now > first_try_until and self._last_busy is not None:
+                    self._set(FAILED, "busy", self._last_busy)
+                    return
                 if now > first_try_until:
                     self._set(FAILED, "unreachable", f"{REASONS['unreachable']} at "
                               f"{self.link.address if self.link else '?'}")
@@ -323,6 +327,10 @@ class Client:
             await writer.drain()
             first = await asyncio.wait_for(self._read(reader), self.connect_timeout)
             if first.get("t") == "error":
+                if first["code"] == "busy":  # crowded for now (idle sockets...): try again
+                    self._deliver(first)
+                    self._last_busy = first["message"]
+                    return None
                 if first["code"] in FATAL or self.token is None:
                     return (first["code"], first["message"])
                 self._deliver(first)  # a rejoin turned away for now (busy...): try again

@@ -44,14 +44,21 @@ log = logging.getLogger("net.host")
 
 @dataclass
 class Limits:
-    hello_timeout: float = 5.0
-    idle_timeout: float = 20.0
+    """The host's limits (``docs/lan.md`` lists them for people, ``docs/protocol.md`` §5)."""
+
+    hello_timeout: float = 2.0  # from the connection's opening to its welcome (whole handshake)
+    idle_timeout: float = 20.0  # nothing at all received for this long: closed
+    frame_timeout: float = 3.0  # a frame's bytes must all come within this of its first byte
+    write_timeout: float = 10.0  # unsent output that has not drained for this long: cut
     rate: float = 40.0  # messages per second
     burst: float = 80.0
     flood_debt: float = 200.0  # close when this far over the bucket
     max_bad: int = 20  # bad bodies tolerated per connection
-    max_buffer: int = 4 * 1024 * 1024  # unsent bytes before a slow reader is cut
-    max_connections: int = 64  # open connections (joined or not) before new ones are turned away
+    max_buffer: int = 384 * 1024  # unsent bytes (beyond the kernel's queue) before a cut
+    send_buffer: int = 64 * 1024  # SO_SNDBUF asked for each connection: bounds the kernel queue
+    max_connections: int = 64  # joined connections before new ones are turned away (busy)
+    max_pending: int = 32  # connections still in their handshake, from all addresses
+    max_pending_per_address: int = 4  # ... from one address; the oldest is dropped first
 
 
 class TokenBucket:
@@ -84,7 +91,11 @@ class Conn:
     closed: bool = False
     sent_bytes: int = 0
     sent_frames: int = 0
-    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+    addr: str = "?"
+    opened: float = field(default_factory=time.monotonic)
+    joined: bool = False
+    spoke: bool = False  # its first frame has come (handshaking, not just holding a socket)
+    stuck_since: float | None = None  # since when its output has not drained
 
 
 class Host:
@@ -114,12 +125,14 @@ class Host:
         self.on_change = on_change
         self.conns: set[Conn] = set()
         self.by_token: dict[str, Conn] = {}
+        self.pending: dict[str, list[Conn]] = {}  # address -> handshaking, oldest first
         self.server: asyncio.Server | None = None
         self.responder: DiscoveryResponder | None = None
         self.discovery_error: str | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._closing = False
-        self.stats = {"accepted": 0, "refused": 0, "errors": 0, "frames_in": 0}
+        self.stats = {"accepted": 0, "refused": 0, "errors": 0, "frames_in": 0, "evicted": 0,
+                      "stalled": 0, "slow_cut": 0}
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -141,7 +154,8 @@ class Host:
         return Link(self.address, self.port, self.code)
 
     async def start(self) -> None:
-        self.server = await asyncio.start_server(self._accept, self.bind, self.requested_port)
+        self.server = await asyncio.start_server(self._accept, self.bind, self.requested_port,
+                                                 backlog=512)
         if self.discovery_bind is not None:
             try:
                 self.responder = await DiscoveryResponder.start(
@@ -199,6 +213,27 @@ class Host:
                 self._flush()
             except Exception:  # the table must not take the server down
                 log.exception("table tick failed")
+            self._check_writes()
+
+    def _check_writes(self) -> None:
+        """The write deadline: output that has not drained for ``write_timeout`` is cut."""
+        now = time.monotonic()
+        for c in list(self.conns):
+            if c.closed:
+                continue
+            if c.writer.transport.get_write_buffer_size() == 0:
+                c.stuck_since = None
+            elif c.stuck_since is None:
+                c.stuck_since = now
+            elif now - c.stuck_since > self.limits.write_timeout:
+                self._cut(c, f"output not drained for {self.limits.write_timeout:g} s")
+
+    def _cut(self, c: Conn, why: str) -> None:
+        """Drop a reader that does not keep up; it rejoins and gets a fresh snapshot."""
+        log.warning("cutting slow reader %s: %s", c.peer, why)
+        self.stats["slow_cut"] += 1
+        c.writer.transport.abort()
+        c.closed = True
 
     # --- output ------------------------------------------------------------------------------
 
@@ -215,9 +250,7 @@ class Host:
         c.sent_bytes += len(data)
         c.sent_frames += 1
         if tr.get_write_buffer_size() > self.limits.max_buffer:
-            log.warning("cutting slow reader %s", c.peer)
-            tr.abort()
-            c.closed = True
+            self._cut(c, f"more than {self.limits.max_buffer} bytes unsent")
 
     def _flush(self) -> None:
         """Send every connection what the table produced for its seat since the last flush."""
@@ -248,6 +281,7 @@ class Host:
 
     async def _fatal(self, c: Conn, code: str, message: str) -> None:
         self.stats["errors"] += 1
+        self._unpend(c)  # finished: it no longer holds a handshake slot
         self._send(c, {"t": "error", "code": code, "message": message})
         with contextlib.suppress(Exception):
             await asyncio.wait_for(c.writer.drain(), 1)
@@ -269,15 +303,29 @@ class Host:
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with contextlib.suppress(OSError):  # bound the kernel's queue: the buffer check sees
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
+        addr = str(peer[0]) if peer else "?"
         c = Conn(writer, f"{peer[0]}:{peer[1]}" if peer else "?",
-                 TokenBucket(self.limits.rate, self.limits.burst))
-        if len(self.conns) >= self.limits.max_connections:
+                 TokenBucket(self.limits.rate, self.limits.burst), addr=addr)
+        if sum(o.joined for o in self.conns) >= self.limits.max_connections:
             await self._fatal(c, "busy", f"the host has too many connections "
                                          f"({self.limits.max_connections}); try again later")
             return
+        self._make_room(addr)
         self.conns.add(c)
+        self.pending.setdefault(addr, []).append(c)
         try:
-            if await self._handshake(c, reader):
+            try:
+                ok = await asyncio.wait_for(self._handshake(c, reader), self.limits.hello_timeout)
+            except TimeoutError:
+                ok = False
+                if not c.closed:
+                    await self._fatal(c, "hello_timeout", f"no hello within "
+                                                          f"{self.limits.hello_timeout:g} s")
+            finally:
+                self._unpend(c)
+            if ok:
                 await self._serve(c, reader)
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
             pass
@@ -293,15 +341,48 @@ class Host:
                 if not self._closing:
                     if not any(o.seat == c.seat for o in self.by_token.values()):
                         self.glue.connected(c.token, False)
+                        if c.seat is None:  # an admin or watcher: nobody left on seat None
+                            self.glue.table.unsubscribe(None)
                     self._flush()
+
+    def _unpend(self, c: Conn) -> None:
+        lst = self.pending.get(c.addr)
+        if lst is not None and c in lst:
+            lst.remove(c)
+            if not lst:
+                del self.pending[c.addr]
+
+    def _make_room(self, addr: str) -> None:
+        """Before a new connection from ``addr`` starts its handshake: if that address already
+        has its share of handshaking connections, or all addresses together have, the oldest
+        handshaking connection of ``addr`` (else of the address with the most) is dropped.
+        So idle or hostile sockets never keep a newer connection out: each one makes way."""
+        lim = self.limits
+        mine = self.pending.get(addr, [])
+        if len(mine) >= lim.max_pending_per_address:
+            self._evict(self._victim(mine))
+        elif sum(len(v) for v in self.pending.values()) >= lim.max_pending:
+            self._evict(self._victim(max(self.pending.values(), key=len)))
+
+    @staticmethod
+    def _victim(conns: list[Conn]) -> Conn:
+        """The oldest that has said nothing yet, else the oldest."""
+        return next((c for c in conns if not c.spoke), conns[0])
+
+    def _evict(self, c: Conn) -> None:
+        self.stats["evicted"] += 1
+        self._unpend(c)
+        if c.closed:
+            return
+        self._send(c, {"t": "error", "code": "busy",
+                       "message": "too many connections from your address are still saying "
+                                  "hello; this, the oldest, makes way"})
+        self._close(c)
 
     async def _handshake(self, c: Conn, reader: asyncio.StreamReader) -> bool:
         try:
-            first = await asyncio.wait_for(P.read_frame(reader), self.limits.hello_timeout)
-        except TimeoutError:
-            await self._fatal(c, "hello_timeout",
-                              f"no hello within {self.limits.hello_timeout:g} s")
-            return False
+            first = await P.read_frame(reader)
+            c.spoke = True
         except P.ProtocolError as e:
             await self._fatal(c, e.code if e.code in ("too_large", "empty") else "bad_message",
                               e.reason)
@@ -345,9 +426,13 @@ class Host:
             self._close(old)
         c.token, c.name = token, hello["name"]
         c.seat = self.glue.seat_of(token)
+        # Others first: what happened before this connection came in. The new connection is
+        # not registered yet, so nothing queued for its seat before now (an admin's seat-None
+        # outbox, say) reaches it: its snapshot below covers all that (and drains it).
+        self._flush()
         self.by_token[token] = c
+        c.joined = True
         self.stats["accepted"] += 1
-        self._flush()  # others first: what happened before this connection came in
         self.glue.connected(token, True)
         self._send(c, {"t": "welcome", "v": P.VERSION, "token": token, "seat": c.seat,
                        "table": self.glue.summary(token)})
@@ -359,19 +444,17 @@ class Host:
         assert c.token is not None
         while not c.closed:
             try:
-                head = await asyncio.wait_for(reader.readexactly(P.HEADER.size),
-                                              self.limits.idle_timeout)
+                body = await P.read_body(reader, self.limits.idle_timeout,
+                                         self.limits.frame_timeout)
             except TimeoutError:
                 await self._fatal(c, "idle",
                                   f"nothing received for {self.limits.idle_timeout:g} s")
                 return
-            (n,) = P.HEADER.unpack(head)
-            try:
-                P.check_length(n)
             except P.ProtocolError as e:
+                if e.code == "stalled":
+                    self.stats["stalled"] += 1
                 await self._fatal(c, e.code, e.reason)
                 return
-            body = await reader.readexactly(n)
             self.stats["frames_in"] += 1
             level = c.bucket.take()
             if level < 0:

@@ -287,6 +287,26 @@ async def read_frame(reader: asyncio.StreamReader) -> Any:
     return unpack_body(body)
 
 
+async def read_body(reader: asyncio.StreamReader, wait: float, finish: float) -> bytes:
+    """One frame's body under two deadlines: its first byte within ``wait`` seconds (else
+    ``TimeoutError``: the peer is idle), and the whole frame within ``finish`` seconds of that
+    first byte (else ``ProtocolError`` ``stalled``: a peer that stops mid-frame, or trickles,
+    is found out in ``finish`` seconds however slowly it sends). A bad length raises
+    ``ProtocolError`` at once; EOF raises ``IncompleteReadError`` as usual."""
+    first = await asyncio.wait_for(reader.readexactly(1), wait)
+
+    async def rest() -> bytes:
+        (n,) = HEADER.unpack(first + await reader.readexactly(HEADER.size - 1))
+        check_length(n)
+        return await reader.readexactly(n)
+
+    try:
+        return await asyncio.wait_for(rest(), finish)
+    except TimeoutError:
+        raise ProtocolError("stalled", f"a frame was not finished within {finish:g} s "
+                                       f"of its first byte") from None
+
+
 # Blocking helpers (tests, tools).
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import socket
 import threading
@@ -174,32 +175,56 @@ class _Status:
 
 
 class RawConn:
-    """A hand-made connection (no net.client): speaks frames over a plain socket."""
+    """A hand-made connection (no net.client): speaks frames over a plain socket.
 
-    def __init__(self, port: int, name: str, code: str | None, token: str | None = None) -> None:
+    ``welcomed`` once the host's welcome came; ``token`` is then the seat's secret.
+    ``stop_reading()`` makes it a slow reader (nothing more is read from the socket)."""
+
+    def __init__(self, port: int, name: str, code: str | None, token: str | None = None,
+                 rcvbuf: int | None = None) -> None:
         self.name = name
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf is not None:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(10)
+        self.sock.connect(("127.0.0.1", port))
         self.lock = threading.Lock()
         self.q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self.alive = True
+        self.welcomed = False
+        self.token = token
         self.raw_bytes = bytearray()
+        self._reading = threading.Event()
+        self._reading.set()
         self.send({"t": "hello", "v": P.VERSION, "name": name, "token": token, "code": code})
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
     def _read(self) -> None:
         dec = P.FrameDecoder()
+        self.sock.settimeout(None)
         try:
             while True:
+                self._reading.wait()
                 data = self.sock.recv(65536)
                 if not data:
                     break
                 self.raw_bytes += data
                 for m in dec.feed(data):
+                    if m.get("t") == "welcome":
+                        self.token = m["token"]
+                        self.welcomed = True
                     self.q.put(m)
         except OSError:
             pass
         self.alive = False
+
+    def stop_reading(self) -> None:
+        self._reading.clear()
+
+    def frames(self) -> list[dict[str, Any]]:
+        """Every frame received so far (from the raw bytes; ``poll`` is not affected)."""
+        return list(P.FrameDecoder().feed(bytes(self.raw_bytes)))
 
     @property
     def status(self) -> _Status:
@@ -228,4 +253,7 @@ class RawConn:
         return self.send({"t": "play", "play": token, "state_no": state_no, "ref": ref or 0})
 
     def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
         self.sock.close()
+        self._reading.set()

@@ -204,12 +204,13 @@ def test_rejoin_turned_away_busy_tries_again() -> None:
     finally:
         c.close()
         h.close()
-    # A newcomer (no token) turned away is told so at once.
+    # A newcomer (no token) turned away tries again for its connect_timeout, then is told.
     h = FakeHost(lambda hello: {"t": "error", "code": "busy", "message": "too many"})
-    c = Client(f"127.0.0.1:{h.port}", "Bo").start()
+    c = Client(f"127.0.0.1:{h.port}", "Bo", connect_timeout=1.0).start()
     try:
         msg = c.wait_for(lambda m: m["t"] == "_conn" and m["state"] == FAILED)
-        assert msg is not None and msg["reason"] == "busy"
+        assert msg is not None and msg["reason"] == "busy" and msg["message"] == "too many"
+        assert len(h.hellos) >= 3  # tried again, with the backoff, before giving up
     finally:
         c.close()
         h.close()

@@ -100,7 +100,10 @@ def pre_auth_payloads(rng: random.Random, code: str, n: int) -> list[tuple[str, 
 @pytest.fixture
 def fuzz_lan() -> Iterator[tuple[Table, HostThread]]:
     table = make_table("layout", {"seats": 4, "layout_size": 4}, scale=15)
-    limits = Limits(hello_timeout=1.0, rate=5000, burst=10000, max_bad=10**6)
+    # 16 attackers at once from one address: room for all of them (the per-address limits have
+    # their own tests in test_net_hardening.py)
+    limits = Limits(hello_timeout=1.0, rate=5000, burst=10000, max_bad=10**6,
+                    max_pending_per_address=64, max_pending=64)
     ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None, tick_interval=0.005,
                     limits=limits).start()
     yield table, ht
@@ -324,22 +327,26 @@ def test_slow_reader_does_not_stall_others() -> None:
 
 
 def test_too_many_connections_are_turned_away_politely() -> None:
+    """Silent sockets never fill the host (each new one makes the oldest of its address go);
+    only joined connections count toward ``max_connections``, and past it: ``busy``."""
     table = make_table("layout")
     ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None,
-                    limits=Limits(max_connections=5, hello_timeout=5)).start()
+                    limits=Limits(max_connections=2, hello_timeout=5,
+                                  max_pending_per_address=3)).start()
     idle: list[socket.socket] = []
     try:
-        for _ in range(5):  # five silent connections fill the host
+        for _ in range(5):  # five silent connections: the first two are dropped to make room
             idle.append(socket.create_connection(("127.0.0.1", ht.port)))
-        time.sleep(0.2)
-        got = attack(ht.port, P.pack({"t": "hello", "v": P.VERSION, "name": "Late"}))
-        assert got[-1]["t"] == "error" and got[-1]["code"] == "busy"
-        for s in idle:
-            s.close()
-        idle.clear()
-        b = host_bot(ht)  # once they are gone, the host takes connections again
+        time.sleep(0.3)
+        b = host_bot(ht)  # the fourth and fifth make way in turn: the host's player joins
         run_until([b], lambda: b.seat == 0, what="host player joins")
+        g = join(f"127.0.0.1:{ht.port}", "Gus")
+        run_until([b, g], lambda: g.seat is not None, what="guest joins")
+        assert ht.host is not None and ht.host.stats["evicted"] >= 3
+        got = attack(ht.port, P.pack({"t": "hello", "v": P.VERSION, "name": "Late"}))
+        assert got[-1]["t"] == "error" and got[-1]["code"] == "busy"  # two joined: full
         b.c.close()
+        g.c.close()
     finally:
         for s in idle:
             s.close()
