@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import queue
 import socket
 import threading
@@ -36,8 +37,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from net import protocol as P
+from net import secure
 from net.codes import Link, LinkError, parse_join_target
-from net.discovery import DiscoveryError, adiscover
+from net.discovery import Answer, DiscoveryError, SeveralTables, adiscover_all
 
 CONNECTING = "connecting"
 CONNECTED = "connected"
@@ -46,7 +48,8 @@ FAILED = "failed"
 CLOSED = "closed"
 
 # Host error codes after which retrying cannot help.
-FATAL = frozenset({"version", "wrong_code", "table_full", "bad_token", "left", "replaced"})
+FATAL = frozenset({"version", "wrong_code", "table_full", "bad_token", "left", "replaced",
+                   "wrong_host", "several_tables"})
 
 REASONS = {
     "wrong_code": "that table code is not this host's table",
@@ -58,7 +61,20 @@ REASONS = {
     "unreachable": "could not connect to the host",
     "left": "you left the table",
     "replaced": "this seat was joined again from another window or machine",
+    "wrong_host": "the host there does not hold this table's key (another table, or an "
+                  "impostor): nothing of your seat was sent to it",
+    "several_tables": "more than one table answered that code: choose one",
 }
+
+
+class WrongHost(Exception):
+    """The host did not prove the table key this client expects (or any key at all)."""
+
+
+class _GiveUp(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
 
 
 @dataclass(frozen=True)
@@ -102,7 +118,18 @@ class Client:
                 self.link, self.code = None, parsed
         self.by_code = self.link is None
         self.name = name
-        self.token = token
+        # A remembered token is "FINGERPRINT:SECRET" (pinned to the table key that issued it)
+        # or a bare secret (the admin token, the host's own seat): see net.secure.
+        pinned, secret = secure.split_credential(token) if token else (None, None)
+        if pinned and self.link is not None and self.link.key and self.link.key != pinned:
+            raise LinkError("this seat belongs to another table key than the link's: "
+                            "join by the link without the remembered seat")
+        #: The table key's fingerprint this client talks to (pinned once a host proved it).
+        self.host_key: str | None = pinned or (self.link.key if self.link else None)
+        self._secret: str | None = secret
+        #: Every table that answered the last code look-up (for the Join screen's choice).
+        self.answers: list[Answer] = []
+        self._candidates: list[Link] = []
         self.seat: int | None = None
         self.table: dict[str, Any] = {}
         self.discover_targets = list(discover_targets) if discover_targets is not None else None
@@ -126,6 +153,7 @@ class Client:
         self._ready = threading.Event()
         self._writer: asyncio.StreamWriter | None = None
         self._last_busy: str | None = None  # the host's message when it last said busy
+        self._key = b""  # this connection's session key
 
     # --- thread-safe surface for the pygame loop ------------------------------------------------
 
@@ -133,6 +161,20 @@ class Client:
     def status(self) -> Status:
         with self._lock:
             return self._status
+
+    @property
+    def token(self) -> str | None:
+        """This seat's secret (never sent: the client proves it holds it)."""
+        return self._secret
+
+    @property
+    def credential(self) -> str | None:
+        """What to remember for a rejoin: the secret pinned to the host's key fingerprint
+        (``FINGERPRINT:SECRET``); a ``welcome`` delivered by :meth:`poll` carries it as
+        ``token`` (and the fingerprint as ``key``)."""
+        if self._secret is None:
+            return None
+        return secure.credential(self.host_key, self._secret) if self.host_key else self._secret
 
     def start(self) -> Client:
         self._thread = threading.Thread(target=self._run, name="net-client", daemon=True)
@@ -261,15 +303,29 @@ class Client:
         dropped_at: float | None = None
         while not self._stop.is_set():
             try:
-                if self.link is None or (self.by_code and failures and failures % 3 == 0):
-                    assert self.code is not None
-                    self.link = await adiscover(self.code, self.discover_targets,
-                                                bind=self.discover_bind)
+                if self.by_code and not self._candidates and (
+                        self.link is None or (failures and failures % 3 == 0)):
+                    await self._look_up()
+                if self.by_code and self._candidates:
+                    self.link = self._candidates[0]
                 fatal = await self._session()
+            except SeveralTables as e:
+                self._set(FAILED, "several_tables", str(e))
+                return
+            except _GiveUp as e:
+                self._set(FAILED, e.code, e.message)
+                return
             except DiscoveryError as e:
                 if self.token is None or self.link is None:
                     self._set(FAILED, "not_found", str(e))
                     return
+                fatal = None
+            except WrongHost as e:
+                if not self.by_code:
+                    self._set(FAILED, "wrong_host", f"{REASONS['wrong_host']} ({e})")
+                    return
+                if self._candidates:  # a spoofed answer: try the next one that claimed the key
+                    self._candidates.pop(0)
                 fatal = None
             except (OSError, asyncio.IncompleteReadError, TimeoutError, P.ProtocolError):
                 fatal = None
@@ -308,6 +364,38 @@ class Client:
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.backoff[1])
 
+    async def _look_up(self) -> None:
+        """Look the code up; keep the answers to try (those claiming the pinned key, if any)."""
+        assert self.code is not None
+        found = await adiscover_all(self.code, self.discover_targets, bind=self.discover_bind,
+                                    key=self.host_key)
+        self.answers = found
+        same = [a for a in found if a.version in (None, P.VERSION)]
+        if not same:
+            v = found[0].version
+            where = "host's" if (v or 0) < P.VERSION else "your"
+            raise _GiveUp("version", f"the table {self.code} answered, but its host speaks "
+                          f"protocol version {v} and this program version {P.VERSION}: "
+                          f"update Tee Table on the {where} machine")
+        if self.host_key is None and len({a.key for a in same}) > 1:
+            raise SeveralTables(same)
+        self._candidates = [a.link for a in same]
+
+    def _error_answer(self, msg: dict[str, Any]) -> tuple[str, str] | None:
+        """An ``error`` before welcome: (code, message) if fatal, None to try again."""
+        code, message = msg["code"], msg["message"]
+        if code == "busy":  # crowded for now (idle sockets...): try again
+            self._deliver(msg)
+            self._last_busy = message
+            return None
+        if code == "version":
+            return (code, message if "update" in message else
+                    f"{message} (update Tee Table on the machine with the older version)")
+        if code in FATAL or self._secret is None:
+            return (code, message)
+        self._deliver(msg)  # a rejoin turned away for now: try again
+        return None
+
     async def _session(self) -> tuple[str, str] | None:
         """One connection. Returns (code, message) for a fatal refusal, None to retry."""
         assert self.link is not None and self._out is not None
@@ -321,23 +409,41 @@ class Client:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
-            hello = {"t": "hello", "v": P.VERSION, "name": self.name, "token": self.token,
-                     "code": self.code}
+            mine = secure.KeyPair()  # one use: this connection's half of the session key
+            hello: dict[str, Any] = {"t": "hello", "v": P.VERSION, "name": self.name,
+                                     "code": self.code, "dh": mine.public}
             writer.write(P.pack(hello))
+            await writer.drain()
+            first = await asyncio.wait_for(self._read(reader, P.validate_handshake),
+                                           self.connect_timeout)
+            if first["t"] == "error":
+                return self._error_answer(first)
+            host_pub = first["key"]
+            fp = secure.fingerprint(host_pub)
+            if self.host_key is not None and fp != self.host_key:
+                raise WrongHost(f"it shows key {fp}, this seat's table has {self.host_key}")
+            try:
+                key = secure.session_key(mine.shared(host_pub), host_pub, mine.public,
+                                         first["nonce"])
+            except secure.HandshakeError as e:
+                raise WrongHost(str(e)) from None
+            if not hmac.compare_digest(secure.host_proof(key), first["mac"]):
+                raise WrongHost("it could not prove it holds the key it shows")
+            proof = secure.seat_proof(self._secret, key) if self._secret else None
+            writer.write(P.pack({"t": "proof", "proof": proof}))
             await writer.drain()
             first = await asyncio.wait_for(self._read(reader), self.connect_timeout)
             if first.get("t") == "error":
-                if first["code"] == "busy":  # crowded for now (idle sockets...): try again
-                    self._deliver(first)
-                    self._last_busy = first["message"]
-                    return None
-                if first["code"] in FATAL or self.token is None:
-                    return (first["code"], first["message"])
-                self._deliver(first)  # a rejoin turned away for now (busy...): try again
-                return None
+                return self._error_answer(first)
             if first.get("t") != "welcome":
                 raise P.ProtocolError("bad_hello", f"expected welcome, got {first.get('t')!r}")
-            self.token = first["token"]
+            try:
+                self._secret = secure.unseal(first["token"], key)
+            except secure.HandshakeError as e:
+                raise P.ProtocolError("bad_hello", str(e)) from None
+            self.host_key = fp  # pinned: from now on only this key's holder gets a proof
+            self._key = key
+            first = {**first, "token": self.credential, "key": fp}
             self.seat = first["seat"]
             self.table = first["table"]
             self.connects += 1
@@ -353,14 +459,15 @@ class Client:
             self._writer = None
             writer.transport.abort()
 
-    async def _read(self, reader: asyncio.StreamReader) -> dict[str, Any]:
+    async def _read(self, reader: asyncio.StreamReader,
+                    check: Callable[[Any], dict[str, Any]] = P.validate_host) -> dict[str, Any]:
         head = await reader.readexactly(P.HEADER.size)
         (n,) = P.HEADER.unpack(head)
         P.check_length(n)
         body = await reader.readexactly(n)
         self.bytes_received += n + P.HEADER.size
         self.frames_received += 1
-        return P.validate_host(P.unpack_body(body))
+        return check(P.unpack_body(body))
 
     async def _pump(self, reader: asyncio.StreamReader,
                     writer: asyncio.StreamWriter) -> tuple[str, str] | None:
@@ -410,8 +517,13 @@ class Client:
                     return None
                 if t == "pong":
                     continue
-                if t == "welcome":  # moved to another seat: a new token
-                    self.token, self.seat, self.table = msg["token"], msg["seat"], msg["table"]
+                if t == "welcome":  # moved to another seat: a new secret, sealed
+                    try:
+                        self._secret = secure.unseal(msg["token"], self._key)
+                    except secure.HandshakeError as e:
+                        raise P.ProtocolError("bad_welcome", str(e)) from None
+                    self.seat, self.table = msg["seat"], msg["table"]
+                    msg = {**msg, "token": self.credential, "key": self.host_key}
                 elif t == "snapshot":
                     self.seat = msg["seat"]
                 self._deliver(msg)

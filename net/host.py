@@ -27,6 +27,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
 import socket
 import threading
 import time
@@ -35,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net import protocol as P
+from net import secure
 from net.codes import DEFAULT_PORT, DISCOVERY_PORT, Link, make_link, new_code, normalize_code
 from net.discovery import DiscoveryResponder, lan_address
 from net.glue import Refusal, TableGlue
@@ -96,6 +99,7 @@ class Conn:
     joined: bool = False
     spoke: bool = False  # its first frame has come (handshaking, not just holding a socket)
     stuck_since: float | None = None  # since when its output has not drained
+    key: bytes = b""  # the session key (net.secure), once the handshake has made it
 
 
 class Host:
@@ -113,8 +117,19 @@ class Host:
         tick_interval: float = 0.02,
         limits: Limits | None = None,
         on_change: Callable[[], None] | None = None,
+        key_file: str | os.PathLike[str] | None = None,
     ) -> None:
         self.glue = table if isinstance(table, TableGlue) else TableGlue(table)
+        if key_file is None:
+            save = getattr(self.glue.table, "save_path", None)
+            key_file = secure.key_path_for(save) if save is not None else None
+        self.key_file = key_file
+        try:
+            self.key = secure.load_or_create(key_file)
+        except OSError as e:  # cannot write it (disk full...): this run's key only
+            log.warning("cannot keep the table key in %s (%s): a key for this run only",
+                        key_file, e)
+            self.key = secure.KeyPair()
         self.bind = bind
         self.requested_port = port
         self.code = normalize_code(code) if code else new_code()
@@ -150,8 +165,21 @@ class Host:
         return self.bind
 
     @property
+    def fingerprint(self) -> str:
+        """The table key's fingerprint: in the link and in every code look-up's answer."""
+        return self.key.fingerprint
+
+    @property
     def link(self) -> Link:
-        return Link(self.address, self.port, self.code)
+        return Link(self.address, self.port, self.code, self.fingerprint)
+
+    def lookup_info(self) -> dict[str, Any]:
+        """What a code look-up's answer tells about this table (besides its key and port)."""
+        t = self.glue.table
+        seats = [t.seat_info(i) for i in range(t.seat_count)]
+        return {"name": self.glue.table_name(), "seats": len(seats),
+                "people": sum(s["kind"] == "person" for s in seats),
+                "phase": str(getattr(t, "phase", ""))}
 
     async def start(self) -> None:
         self.server = await asyncio.start_server(self._accept, self.bind, self.requested_port,
@@ -160,13 +188,14 @@ class Host:
             try:
                 self.responder = await DiscoveryResponder.start(
                     self.code, self.port, bind=self.discovery_bind, host=self.address,
-                    name=self.glue.table_name())
+                    name=self.glue.table_name(), key=self.fingerprint, info=self.lookup_info)
             except OSError as e:
                 self.discovery_error = (
                     f"LAN discovery is off (UDP {self.discovery_bind[1]}: {e.strerror or e}); "
                     f"join by link or address instead")
                 log.warning(self.discovery_error)
-        self.glue.set_link(make_link(self.address, self.port, self.code), self.code)
+        self.glue.set_link(make_link(self.address, self.port, self.code, self.fingerprint),
+                           self.code)
         self._ticker = asyncio.create_task(self._tick_loop())
 
     async def serve_forever(self) -> None:
@@ -395,10 +424,13 @@ class Host:
             await self._fatal(c, "bad_message", "hello needs the protocol version 'v'")
             return False
         if v != P.VERSION or type(v) is not int:
+            older = type(v) is int and v < P.VERSION
             await self._fatal(
                 c, "version",
                 f"this host speaks protocol version {P.VERSION}, your program speaks version "
-                f"{v!r}: both machines need the same version of Tee Table")
+                f"{v!r}: both machines need the same version of Tee Table"
+                + (" (update Tee Table on your machine)" if older else
+                   " (update Tee Table on the host's machine)"))
             return False
         try:
             hello = P.validate_client(first)
@@ -415,8 +447,40 @@ class Host:
                 await self._fatal(c, "wrong_code",
                                   f"this host's table code is not {code!r}: check the code")
                 return False
+        if hello.get("token") is not None:
+            await self._fatal(c, "bad_message", "a seat's secret never travels in version 2: "
+                                                "answer the challenge with a proof instead")
+            return False
+        if "dh" not in hello:
+            await self._fatal(c, "bad_message", "hello needs the field 'dh' (version 2)")
+            return False
         try:
-            token = self.glue.join(hello["name"], hello.get("token"))
+            shared = self.key.shared(hello["dh"])
+        except secure.HandshakeError as e:
+            await self._fatal(c, "bad_message", f"hello field 'dh': {e}")
+            return False
+        nonce = secrets.token_bytes(secure.NONCE_BYTES)
+        c.key = secure.session_key(shared, self.key.public, hello["dh"], nonce)
+        self._send(c, {"t": "challenge", "v": P.VERSION, "key": self.key.public,
+                       "nonce": nonce, "mac": secure.host_proof(c.key)})
+        try:
+            answer = P.validate_client(await P.read_frame(reader))
+        except P.ProtocolError as e:
+            await self._fatal(c, "bad_message", e.reason)
+            return False
+        if answer["t"] != "proof":
+            await self._fatal(c, "hello_first", "after the challenge comes the proof")
+            return False
+        secret: str | None = None
+        if answer["proof"] is not None:
+            secret = secure.find_secret(answer["proof"], c.key, self._secrets())
+            if secret is None:
+                await self._fatal(c, "bad_token", "this table has no seat for that proof (a "
+                                                  "different table, or the seat was handed "
+                                                  "to a CPU)")
+                return False
+        try:
+            token = self.glue.join(hello["name"], secret)
         except Refusal as r:
             await self._fatal(c, r.code, r.message)
             return False
@@ -434,11 +498,25 @@ class Host:
         c.joined = True
         self.stats["accepted"] += 1
         self.glue.connected(token, True)
-        self._send(c, {"t": "welcome", "v": P.VERSION, "token": token, "seat": c.seat,
-                       "table": self.glue.summary(token)})
-        self._send(c, self.glue.snapshot(token))
+        self._welcome(c)
         self._flush()
         return True
+
+    def _secrets(self) -> list[str]:
+        """Every secret a proof may be made with: the admin's, and each person seat's."""
+        t = self.glue.table
+        out = [t.host_token]
+        for i in range(t.seat_count):
+            if t.seat_info(i)["kind"] == "person":
+                out.append(t.token(i))
+        return out
+
+    def _welcome(self, c: Conn) -> None:
+        """``welcome`` (the seat's secret sealed under the session key) and a snapshot."""
+        assert c.token is not None
+        self._send(c, {"t": "welcome", "v": P.VERSION, "token": secure.seal(c.token, c.key),
+                       "seat": c.seat, "table": self.glue.summary(c.token)})
+        self._send(c, self.glue.snapshot(c.token))
 
     async def _serve(self, c: Conn, reader: asyncio.StreamReader) -> None:
         assert c.token is not None
@@ -503,9 +581,7 @@ class Host:
                 self._close(old)
             self.by_token[new_token] = c
             self._flush()
-            self._send(c, {"t": "welcome", "v": P.VERSION, "token": new_token, "seat": c.seat,
-                           "table": self.glue.summary(new_token)})
-            self._send(c, self.glue.snapshot(new_token))
+            self._welcome(c)
         self._flush()
         if self.glue.seat_of(c.token) is None and c.token != self.glue.table.host_token:
             # left, or handed its own seat to a CPU: this token is finished
@@ -589,7 +665,12 @@ class HostThread:
         assert self.host is not None
         bind = self.host.bind
         h = "127.0.0.1" if bind in ("0.0.0.0", "") else ("::1" if bind == "::" else bind)
-        return Link(h, self.port, self.code)
+        return Link(h, self.port, self.code, self.host.fingerprint)
+
+    @property
+    def fingerprint(self) -> str:
+        assert self.host is not None
+        return self.host.fingerprint
 
     @property
     def host_token(self) -> str:

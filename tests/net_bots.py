@@ -15,6 +15,7 @@ from typing import Any
 from game.cpu_worker import SyncCpu
 from game.table import SeatSpec, Table
 from net import protocol as P
+from net import secure
 from net.client import CONNECTED, Client
 from net.codes import Link
 from net.host import HostThread
@@ -192,11 +193,31 @@ class RawConn:
         self.q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self.alive = True
         self.welcomed = False
-        self.token = token
+        self.token = secure.split_credential(token)[1] if token else None
         self.raw_bytes = bytearray()
         self._reading = threading.Event()
         self._reading.set()
-        self.send({"t": "hello", "v": P.VERSION, "name": name, "token": token, "code": code})
+        self.key = b""
+        self.host_key: str | None = None
+        self.handshake: list[dict[str, Any]] = []  # the host's challenge (or error)
+        mine = secure.KeyPair()
+        self.send({"t": "hello", "v": P.VERSION, "name": name, "code": code, "dh": mine.public})
+        try:
+            ch = P.recv_msg(self.sock)
+        except (OSError, P.ProtocolError):
+            ch = {"t": "error", "code": "closed", "message": "closed during the handshake"}
+        self.handshake.append(ch)
+        if ch.get("t") == "challenge":
+            self.host_key = secure.fingerprint(ch["key"])
+            self.key = secure.session_key(mine.shared(ch["key"]), ch["key"], mine.public,
+                                          ch["nonce"])
+            assert ch["mac"] == secure.host_proof(self.key)
+            proof = secure.seat_proof(self.token, self.key) if self.token else None
+            with contextlib.suppress(OSError):
+                self.send({"t": "proof", "proof": proof})
+        else:
+            self.raw_bytes += P.pack(ch)
+            self.q.put(ch)
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
@@ -212,7 +233,7 @@ class RawConn:
                 self.raw_bytes += data
                 for m in dec.feed(data):
                     if m.get("t") == "welcome":
-                        self.token = m["token"]
+                        self.token = secure.unseal(m["token"], self.key)
                         self.welcomed = True
                     self.q.put(m)
         except OSError:

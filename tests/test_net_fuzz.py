@@ -18,6 +18,7 @@ import pytest
 
 from game.table import Table
 from net import protocol as P
+from net import secure
 from net.host import HostThread, Limits
 from tests.net_bots import Bot, RawConn, host_bot, join, make_table, run_until
 
@@ -44,6 +45,9 @@ def attack(port: int, payload: bytes, half_close: bool = True) -> list[Any]:
         return got
 
 
+DH = secure.KeyPair().public  # an attacker's public value (valid, but it has no seat)
+
+
 def frame(body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + body
 
@@ -68,7 +72,7 @@ def pre_auth_payloads(rng: random.Random, code: str, n: int) -> list[tuple[str, 
             out.append(("not hello", P.pack({"t": rng.choice(["play", "ping", "sit", "start"]),
                                              "n": 1}), {"hello_first"}))
         elif k == 5:
-            v = rng.choice([0, 2, 99, "1", None, 1.0, True])
+            v = rng.choice([0, 1, 3, 99, "1", None, 2.0, True])
             out.append(("bad version", frame(msgpack.packb({"t": "hello", "v": v, "name": "Eve"})),
                         {"version"}))
         elif k == 6:
@@ -78,12 +82,19 @@ def pre_auth_payloads(rng: random.Random, code: str, n: int) -> list[tuple[str, 
             out.append(("wrong code", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
                                               "code": wrong}), {"wrong_code"}))
         elif k == 7:
-            tok = rng.randbytes(9).hex()
-            out.append(("bad token", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
-                                             "token": tok, "code": code}), {"bad_token"}))
+            if i % 24 == 7:  # a version 1 hello with a seat token: refused, token never used
+                tok = rng.randbytes(9).hex()
+                out.append(("token in hello", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
+                                                      "token": tok, "code": code,
+                                                      "dh": DH}), {"bad_message"}))
+            else:  # a proof made without the session key (sent before the challenge came)
+                out.append(("bad proof", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
+                                                 "code": code, "dh": DH})
+                            + P.pack({"t": "proof", "proof": rng.randbytes(32)}), {"bad_token"}))
         elif k == 8:
             out.append(("newcomer mid-game", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
-                                                     "code": code}), {"table_full"}))
+                                                     "code": code, "dh": DH})
+                        + P.pack({"t": "proof", "proof": None}), {"table_full"}))
         elif k == 9:
             out.append(("junk value", frame(msgpack.packb(rng.choice(junk_values))),
                         {"hello_first", "bad_message"}))
@@ -306,9 +317,8 @@ def test_slow_reader_does_not_stall_others() -> None:
     table = make_table("layout")
     ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None, tick_interval=0.005).start()
     try:
-        lazy = socket.create_connection(("127.0.0.1", ht.port))
-        lazy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        lazy.sendall(P.pack({"t": "hello", "v": P.VERSION, "name": "Lazy", "code": ht.code}))
+        lazy = RawConn(ht.port, "Lazy", ht.code, rcvbuf=4096)
+        lazy.stop_reading()
         hb = host_bot(ht)
         run_until([hb], lambda: sum(s["kind"] == "person" for s in hb.seats) == 2)
         assert hb.c.start_game()
