@@ -303,8 +303,7 @@ class Client:
         dropped_at: float | None = None
         while not self._stop.is_set():
             try:
-                if self.by_code and not self._candidates and (
-                        self.link is None or (failures and failures % 3 == 0)):
+                if self.by_code and (not self._candidates or (failures and failures % 3 == 0)):
                     await self._look_up()
                 if self.by_code and self._candidates:
                     self.link = self._candidates[0]

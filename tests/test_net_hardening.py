@@ -15,7 +15,9 @@ import pytest
 from game.cpu_worker import SyncCpu
 from game.table import SeatSpec, Table
 from net import protocol as P
+from net import secure
 from net.client import CONNECTED
+from net.discovery import DiscoveryResponder, discover_all
 from net.host import HostThread, Limits
 from tests.net_bots import Bot, RawConn, fast_clock, host_bot, join, make_table, run_until
 
@@ -228,3 +230,290 @@ def test_an_admin_rejoining_gets_welcome_first_not_stale_frames() -> None:
     finally:
         ht.stop()
         table.close()
+
+
+# --- 3. a seat's secret never crosses the wire, and is never given to a stranger ------------
+
+
+class Tap:
+    """A relay on loopback that records every byte both ways (a sniffer on the LAN)."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.lsock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.lsock.getsockname()[1]
+        self.up = bytearray()  # client -> host
+        self.down = bytearray()  # host -> client
+        self.sessions: list[bytes] = []  # each connection's client -> host bytes
+        self.stop = threading.Event()
+        self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        self.lsock.settimeout(0.1)
+        while not self.stop.is_set():
+            try:
+                a, _ = self.lsock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            b = socket.create_connection(("127.0.0.1", self.target))
+            self.pairs.append((a, b))
+            threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, a: socket.socket, b: socket.socket) -> None:
+        mine = bytearray()
+        socks = [a, b]
+        try:
+            while not self.stop.is_set():
+                ready, _, _ = select.select(socks, [], [], 0.1)
+                for s in ready:
+                    data = s.recv(65536)
+                    if not data:
+                        return
+                    if s is a:
+                        self.up += data
+                        mine += data
+                        b.sendall(data)
+                    else:
+                        self.down += data
+                        a.sendall(data)
+        except OSError:
+            pass
+        finally:
+            self.sessions.append(bytes(mine))
+            for s in socks:
+                s.close()
+
+    def cut(self) -> None:
+        for a, b in self.pairs:
+            for s in (a, b):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.lsock.close()
+        self.cut()
+
+
+def _forms(secret: str) -> list[bytes]:
+    import base64
+
+    raw = secret.encode()
+    return [raw, raw.hex().encode(), base64.b64encode(raw), base64.urlsafe_b64encode(raw),
+            raw[:8]]
+
+
+def test_a_sniffer_of_a_join_and_a_rejoin_finds_no_secret_and_cannot_rejoin(
+        lan: tuple[Table, HostThread]) -> None:
+    table, ht = lan
+    tap = Tap(ht.port)
+    try:
+        ann = join(f"127.0.0.1:{tap.port}", "Ann")
+        run_until([ann], lambda: ann.snapshots == 1, what="join through the tap")
+        seat = ann.seat
+        assert seat is not None
+        secret = ht.call(lambda h: table.token(seat))
+        assert ann.c.token == secret  # the client holds it...
+        tap.cut()  # ...and rejoins through the tap
+        run_until([ann], lambda: ann.snapshots == 2 and ann.c.status.state == CONNECTED,
+                  what="rejoin through the tap")
+        ann.c.close()
+        _wait(lambda: len(tap.sessions) == 2, 5)
+        seen = bytes(tap.up) + bytes(tap.down)
+        for form in _forms(secret) + _forms(ht.host_token):
+            assert form not in seen  # in no form, in neither direction
+        # Replaying what the client sent: the rejoin's proof answered another challenge, so it
+        # fails; the first join's bytes are a newcomer's (no proof) and get at most a fresh
+        # seat, never Ann's. A sealed secret seen in a welcome is worth nothing as a token.
+        proofs = 0
+        for recorded in tap.sessions:
+            sent = P.FrameDecoder().feed(recorded)
+            with socket.create_connection(("127.0.0.1", ht.port), timeout=5) as s:
+                s.sendall(recorded)
+                s.shutdown(socket.SHUT_WR)
+                got = []
+                dec = P.FrameDecoder()
+                while data := s.recv(65536):
+                    got += dec.feed(data)
+            assert got[0]["t"] == "challenge"
+            if sent[1]["proof"] is not None:
+                proofs += 1
+                assert [m["t"] for m in got] == ["challenge", "error"]
+                assert got[-1]["code"] == "bad_token"
+            else:
+                assert got[1]["t"] == "welcome" and got[1]["seat"] != seat
+        assert proofs == 1
+        welcomes = [m for m in P.FrameDecoder().feed(bytes(tap.down)) if m.get("t") == "welcome"]
+        assert len(welcomes) == 2 and all(w["token"].startswith("s2.") for w in welcomes)
+        thief = RawConn(ht.port, "Mallory", ht.code, token=welcomes[0]["token"])
+        _wait(lambda: not thief.alive, 5)
+        assert not thief.welcomed and _errors(thief)[-1]["code"] == "bad_token"
+        assert ht.call(lambda h: table.seat_info(seat)["name"]) == "Ann"
+    finally:
+        tap.close()
+
+
+class Impostor:
+    """A fake host on loopback: shows ``show_key`` (anyone's public value: it is public) and
+    makes up the rest; records every byte it is sent."""
+
+    def __init__(self, show_key: bytes) -> None:
+        self.show_key = show_key
+        self.lsock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.lsock.getsockname()[1]
+        self.got = bytearray()
+        self.frames: list[dict[str, object]] = []
+        self.stop = threading.Event()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self) -> None:
+        self.lsock.settimeout(0.1)
+        while not self.stop.is_set():
+            try:
+                s, _ = self.lsock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            with s:
+                s.settimeout(1.0)
+                dec = P.FrameDecoder()
+                with contextlib.suppress(OSError, P.ProtocolError):
+                    first = s.recv(65536)
+                    self.got += first
+                    self.frames += dec.feed(first)
+                    s.sendall(P.pack({"t": "challenge", "v": P.VERSION, "key": self.show_key,
+                                      "nonce": b"\x01" * 32, "mac": b"\x02" * 32}))
+                    while data := s.recv(65536):
+                        self.got += data
+                        self.frames += dec.feed(data)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.lsock.close()
+
+
+def _fake_lookup(code: str, port: int, key: str, name: str) -> tuple[object, object]:
+    from tests.test_net_discovery import LoopThread
+
+    lt = LoopThread()
+    r = lt.call(DiscoveryResponder.start(code, port, bind=("127.0.0.1", 0), host="127.0.0.1",
+                                         name=name, key=key))
+    return lt, r
+
+
+def test_a_fake_look_up_answer_never_gets_a_remembered_seat_or_a_usable_proof() -> None:
+    table = make_table("layout")
+    ht = HostThread(table, bind="127.0.0.1", port=0, discovery=("127.0.0.1", 0)).start()
+    assert ht.host is not None and ht.host.responder is not None
+    real_port = ht.host.responder.port
+    real_pub = ht.host.key.public
+    fakes = []
+    try:
+        hb = host_bot(ht)
+        ann = join(f"127.0.0.1:{ht.port}", "Ann")
+        run_until([hb, ann], lambda: ann.seat is not None, what="Ann seated")
+        remembered = ann.c.credential  # what the app keeps: the secret pinned to the key
+        assert remembered == f"{ht.fingerprint}:{ann.c.token}"
+        ann.c.close()
+        # Two impostors answer the code first: one claims the real key (and shows the real
+        # public value, which anyone can copy), one shows a key of its own.
+        copy = Impostor(real_pub)
+        own = Impostor(secure.KeyPair().public)
+        for imp, key in ((copy, ht.fingerprint), (own, "0" * 20)):
+            fakes.append((imp, *_fake_lookup(ht.code, imp.port, key, "Hostess's table")))
+        targets = [("127.0.0.1", lt_r[2].port) for lt_r in fakes] + [("127.0.0.1", real_port)]
+        answers = discover_all(ht.code, targets, bind="127.0.0.1", timeout=1.0)
+        assert len(answers) == 3 and {a.key for a in answers} == {ht.fingerprint, "0" * 20}
+        assert {a.link.port for a in answers} == {copy.port, own.port, ht.port}
+        real = next(a for a in answers if a.link.port == ht.port)
+        assert real.seats == 4 and real.people == 1 + 1 and real.name == "Hostess's table"
+        # Only the impostor claiming the real key answers: Ann's program tries it, and it
+        # cannot prove the key, so it gets a hello and nothing more (again and again).
+        lone = join(ht.code, "Ann", token=remembered, discover_targets=targets[:1],
+                    discover_bind="127.0.0.1")
+        _wait(lambda: sum(f.get("t") == "hello" for f in copy.frames) >= 2, 10)
+        assert lone.c.status.state != CONNECTED
+        lone.c.close()
+        assert {f.get("t") for f in copy.frames} == {"hello"}
+        # With every answer: she lands on the real table.
+        back = join(ht.code, "Ann", token=remembered, discover_targets=targets,
+                    discover_bind="127.0.0.1")
+        run_until([hb, back], lambda: back.snapshots == 1, timeout=10, what="Ann back")
+        assert back.seat == ann.seat and back.c.link is not None
+        assert back.c.link.port == ht.port
+        # Neither impostor got a proof or anything of the secret.
+        for imp in (copy, own):
+            assert not [f for f in imp.frames if f.get("t") == "proof"]
+            for form in _forms(back.c.token or ""):
+                assert form not in bytes(imp.got)
+        # A newcomer asking the same code is told two tables answer (and may choose).
+        new = join(ht.code, "Cid", discover_targets=targets, discover_bind="127.0.0.1")
+        msg = new.c.wait_for(lambda m: m["t"] == "_conn" and m["state"] == "failed", 10)
+        assert msg is not None and msg["reason"] == "several_tables"
+        assert "3 tables answered" in msg["message"] and "Hostess's table" in msg["message"]
+        for b in (hb, back, new):
+            b.c.close()
+    finally:
+        for imp, lt, r in fakes:
+            imp.close()
+            lt.loop.call_soon_threadsafe(r.close)  # type: ignore[attr-defined]
+            lt.stop()  # type: ignore[attr-defined]
+        ht.stop()
+        table.close()
+
+
+def test_a_client_pinned_to_a_key_refuses_a_host_with_another_key_sending_nothing() -> None:
+    imp = Impostor(secure.KeyPair().public)
+    try:
+        c = join(f"{'1' * 20}@127.0.0.1:{imp.port}", "Ann", token=f"{'1' * 20}:s3cret-s3cret")
+        msg = c.c.wait_for(lambda m: m["t"] == "_conn" and m["state"] == "failed", 5)
+        assert msg is not None and msg["reason"] == "wrong_host"
+        assert not [f for f in imp.frames if f.get("t") == "proof"]
+        assert b"s3cret" not in bytes(imp.got)
+        c.c.close()
+    finally:
+        imp.close()
+
+
+def test_the_table_key_is_kept_beside_the_save(tmp_path: object) -> None:
+    from pathlib import Path
+
+    save = Path(str(tmp_path)) / "t.jsonl"
+    t1 = make_table("layout", save=save)
+    ht = HostThread(t1, bind="127.0.0.1", port=0, discovery=None).start()
+    fp = ht.fingerprint
+    ht.stop()
+    t1.close()
+    keyfile = save.with_name("t.jsonl.hostkey")
+    assert keyfile.exists() and keyfile.stat().st_mode & 0o077 == 0  # owner only
+    t2 = Table.resume(save, clock=fast_clock(50), cpu=SyncCpu())
+    ht2 = HostThread(t2, bind="127.0.0.1", port=0, discovery=None).start()
+    try:
+        assert ht2.fingerprint == fp and str(ht2.link).startswith(f"teetable://{fp}@")
+    finally:
+        ht2.stop()
+        t2.close()
+    keyfile.write_text("{broken")
+    t3 = Table.resume(save, clock=fast_clock(50), cpu=SyncCpu())
+    try:
+        with pytest.raises(ValueError, match=r"t\.jsonl\.hostkey is damaged"):
+            HostThread(t3, bind="127.0.0.1", port=0, discovery=None).start()
+    finally:
+        t3.close()
+
+
+# --- 4. versions ----------------------------------------------------------------------------
+
+
+def test_an_old_client_is_told_to_update(lan: tuple[Table, HostThread]) -> None:
+    _table, ht = lan
+    with socket.create_connection(("127.0.0.1", ht.port), timeout=5) as s:
+        P.send_msg(s, {"t": "hello", "v": 1, "name": "Old", "token": "abc", "code": ht.code})
+        got = P.recv_msg(s)
+    assert got["t"] == "error" and got["code"] == "version"
+    assert "version 2" in got["message"] and "version 1" in got["message"]
+    assert "update Tee Table on your machine" in got["message"]
