@@ -19,7 +19,10 @@ Two ways to run it:
       me = Client(ht.local_link, name, token=ht.host_token).start()
 
 The table-facing calls are gathered in :class:`TableGlue` (one adapter over ``game.table``), so
-the network code does not depend on the table's inner workings.
+the network code does not depend on the table's inner workings. The limits and the admission of
+handshaking sockets are in :mod:`net.limits`, the handshake's cryptography in :mod:`net.secure`.
+This file is a little over 600 lines because a connection's whole life (admission, handshake,
+serving, output, deadlines) reads best in one place, beside the thread wrapper that runs it.
 """
 
 from __future__ import annotations
@@ -33,7 +36,6 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from net import protocol as P
@@ -41,65 +43,11 @@ from net import secure
 from net.codes import DEFAULT_PORT, DISCOVERY_PORT, Link, make_link, new_code, normalize_code
 from net.discovery import DiscoveryResponder, lan_address
 from net.glue import Refusal, TableGlue
+from net.limits import Conn, Gate, Limits, TokenBucket
+
+__all__ = ["Conn", "Host", "HostThread", "Limits", "TokenBucket"]
 
 log = logging.getLogger("net.host")
-
-
-@dataclass
-class Limits:
-    """The host's limits (``docs/lan.md`` lists them for people, ``docs/protocol.md`` §5)."""
-
-    hello_timeout: float = 2.0  # from the connection's opening to its welcome (whole handshake)
-    idle_timeout: float = 20.0  # nothing at all received for this long: closed
-    frame_timeout: float = 3.0  # a frame's bytes must all come within this of its first byte
-    write_timeout: float = 10.0  # unsent output that has not drained for this long: cut
-    rate: float = 40.0  # messages per second
-    burst: float = 80.0
-    flood_debt: float = 200.0  # close when this far over the bucket
-    max_bad: int = 20  # bad bodies tolerated per connection
-    max_buffer: int = 384 * 1024  # unsent bytes (beyond the kernel's queue) before a cut
-    send_buffer: int = 64 * 1024  # SO_SNDBUF asked for each connection: bounds the kernel queue
-    max_connections: int = 64  # joined connections before new ones are turned away (busy)
-    max_pending: int = 32  # connections still in their handshake, from all addresses
-    max_pending_per_address: int = 4  # ... from one address; the oldest is dropped first
-
-
-class TokenBucket:
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.level = burst
-        self.t = time.monotonic()
-
-    def take(self) -> float:
-        """Spend one token; return the level after (negative: over the limit)."""
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
-        self.t = now
-        self.level -= 1
-        return self.level
-
-    def refund(self) -> None:
-        self.level += 1
-
-
-@dataclass(eq=False)
-class Conn:
-    writer: asyncio.StreamWriter
-    peer: str
-    bucket: TokenBucket
-    token: str | None = None
-    seat: int | None = None
-    name: str = ""
-    bad: int = 0
-    closed: bool = False
-    sent_bytes: int = 0
-    sent_frames: int = 0
-    addr: str = "?"
-    opened: float = field(default_factory=time.monotonic)
-    joined: bool = False
-    spoke: bool = False  # its first frame has come (handshaking, not just holding a socket)
-    stuck_since: float | None = None  # since when its output has not drained
-    key: bytes = b""  # the session key (net.secure), once the handshake has made it
 
 
 class Host:
@@ -140,7 +88,7 @@ class Host:
         self.on_change = on_change
         self.conns: set[Conn] = set()
         self.by_token: dict[str, Conn] = {}
-        self.pending: dict[str, list[Conn]] = {}  # address -> handshaking, oldest first
+        self.gate = Gate(self.limits)  # the connections still in their handshake
         self.server: asyncio.Server | None = None
         self.responder: DiscoveryResponder | None = None
         self.discovery_error: str | None = None
@@ -341,9 +289,11 @@ class Host:
             await self._fatal(c, "busy", f"the host has too many connections "
                                          f"({self.limits.max_connections}); try again later")
             return
-        self._make_room(addr)
+        victim = self.gate.make_room(addr)
+        if victim is not None:
+            self._evict(victim)
         self.conns.add(c)
-        self.pending.setdefault(addr, []).append(c)
+        self.gate.enter(c)
         try:
             try:
                 ok = await asyncio.wait_for(self._handshake(c, reader), self.limits.hello_timeout)
@@ -375,28 +325,7 @@ class Host:
                     self._flush()
 
     def _unpend(self, c: Conn) -> None:
-        lst = self.pending.get(c.addr)
-        if lst is not None and c in lst:
-            lst.remove(c)
-            if not lst:
-                del self.pending[c.addr]
-
-    def _make_room(self, addr: str) -> None:
-        """Before a new connection from ``addr`` starts its handshake: if that address already
-        has its share of handshaking connections, or all addresses together have, the oldest
-        handshaking connection of ``addr`` (else of the address with the most) is dropped.
-        So idle or hostile sockets never keep a newer connection out: each one makes way."""
-        lim = self.limits
-        mine = self.pending.get(addr, [])
-        if len(mine) >= lim.max_pending_per_address:
-            self._evict(self._victim(mine))
-        elif sum(len(v) for v in self.pending.values()) >= lim.max_pending:
-            self._evict(self._victim(max(self.pending.values(), key=len)))
-
-    @staticmethod
-    def _victim(conns: list[Conn]) -> Conn:
-        """The oldest that has said nothing yet, else the oldest."""
-        return next((c for c in conns if not c.spoke), conns[0])
+        self.gate.leave(c)
 
     def _evict(self, c: Conn) -> None:
         self.stats["evicted"] += 1
