@@ -154,6 +154,7 @@ class Client:
         self._writer: asyncio.StreamWriter | None = None
         self._last_busy: str | None = None  # the host's message when it last said busy
         self._key = b""  # this connection's session key
+        self._batch = threading.RLock()  # messages that poll() must see together
 
     # --- thread-safe surface for the pygame loop ------------------------------------------------
 
@@ -183,13 +184,14 @@ class Client:
         return self
 
     def poll(self, limit: int = 10_000) -> list[dict[str, Any]]:
-        """Every message received since the last call (never blocks)."""
+        """Every message received since the last call (never blocks for long)."""
         out: list[dict[str, Any]] = []
-        while len(out) < limit:
-            try:
-                out.append(self._incoming.get_nowait())
-            except queue.Empty:
-                break
+        with self._batch:
+            while len(out) < limit:
+                try:
+                    out.append(self._incoming.get_nowait())
+                except queue.Empty:
+                    break
         return out
 
     def wait_for(self, pred: Any, timeout: float = 5.0) -> dict[str, Any] | None:
@@ -446,14 +448,23 @@ class Client:
             self.seat = first["seat"]
             self.table = first["table"]
             self.connects += 1
-            self._deliver(first)
-            self._set(CONNECTED)
+            # The snapshot that follows at once goes out with the welcome, in one batch: a
+            # poll() never sees a welcome (a seat) without the seats and view it belongs to.
+            after = await asyncio.wait_for(self._read(reader), self.connect_timeout)
+            snap: dict[str, Any] | None = after
+            with self._batch:
+                self._deliver(first)
+                self._set(CONNECTED)
+                if after["t"] == "snapshot":
+                    self.seat = after["seat"]
+                    self._deliver(after)
+                    snap = None
             while not self._out.empty():  # intents queued before this connection are stale
                 if self._out.get_nowait() is None:
                     return None  # close() was called meanwhile
             if self._stop.is_set():
                 return None
-            return await self._pump(reader, writer)
+            return await self._pump(reader, writer, snap)
         finally:
             self._writer = None
             writer.transport.abort()
@@ -468,8 +479,8 @@ class Client:
         self.frames_received += 1
         return check(P.unpack_body(body))
 
-    async def _pump(self, reader: asyncio.StreamReader,
-                    writer: asyncio.StreamWriter) -> tuple[str, str] | None:
+    async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    pending: dict[str, Any] | None = None) -> tuple[str, str] | None:
         assert self._out is not None
         out = self._out
 
@@ -489,7 +500,12 @@ class Client:
         sender = asyncio.create_task(send_loop())
         try:
             while True:
-                reader_task = asyncio.ensure_future(self._read(reader))
+                if pending is not None:  # a frame read before the pump started
+                    reader_task = asyncio.get_running_loop().create_future()
+                    reader_task.set_result(pending)
+                    pending = None
+                else:
+                    reader_task = asyncio.ensure_future(self._read(reader))
                 done, _ = await asyncio.wait({reader_task, sender}, timeout=self.host_silence,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if reader_task not in done:

@@ -268,8 +268,9 @@ def test_too_many_bad_bodies_close_the_connection() -> None:
                     limits=Limits(max_bad=20)).start()
     try:
         r = RawConn(ht.port, "Bad", ht.code)
-        for _ in range(30):
-            r.send_raw(frame(b"\xc1"))
+        with contextlib.suppress(OSError):  # the host may have closed it before the 30th
+            for _ in range(30):
+                r.send_raw(frame(b"\xc1"))
         r.thread.join(10)
         got = list(P.FrameDecoder().feed(bytes(r.raw_bytes)))
         refused = [m for m in got if m["t"] == "refused"]
