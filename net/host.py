@@ -95,7 +95,7 @@ class Host:
         self._ticker: asyncio.Task[None] | None = None
         self._closing = False
         self.stats = {"accepted": 0, "refused": 0, "errors": 0, "frames_in": 0, "evicted": 0,
-                      "stalled": 0, "slow_cut": 0}
+                      "stalled": 0, "slow_cut": 0, "hello_busy": 0, "key_exchanges": 0}
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -383,7 +383,13 @@ class Host:
         if "dh" not in hello:
             await self._fatal(c, "bad_message", "hello needs the field 'dh' (version 2)")
             return False
+        if not self.gate.may_handshake(c.addr):
+            self.stats["hello_busy"] += 1
+            await self._fatal(c, "busy", "too many joins from your address just now; "
+                                         "trying again in a moment")
+            return False
         try:
+            self.stats["key_exchanges"] += 1
             shared = self.key.shared(hello["dh"])
         except secure.HandshakeError as e:
             await self._fatal(c, "bad_message", f"hello field 'dh': {e}")

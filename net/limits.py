@@ -32,6 +32,11 @@ class Limits:
     max_connections: int = 64  # joined connections before new ones are turned away (busy)
     max_pending: int = 32  # connections still in their handshake, from all addresses
     max_pending_per_address: int = 4  # ... from one address; the oldest is dropped first
+    # Each hello costs the host a 2048-bit modular exponentiation (~7 ms of its one thread):
+    # hellos beyond these rates are turned away (busy, the client tries again) before that work.
+    hello_rate: float = 10.0  # hellos per second from one address (bursts of hello_burst)
+    hello_burst: float = 20.0
+    hello_rate_all: float = 80.0  # from all addresses together (bursts of twice that)
 
 
 class TokenBucket:
@@ -78,6 +83,25 @@ class Gate:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.pending: dict[str, list[Conn]] = {}
+        self._hellos: dict[str, TokenBucket] = {}
+        self._all = TokenBucket(limits.hello_rate_all, 2 * limits.hello_rate_all)
+
+    def may_handshake(self, addr: str) -> bool:
+        """Whether a hello from ``addr`` may cost the host its key exchange now."""
+        if len(self._hellos) > 4096:  # many addresses: forget the full buckets
+            self._hellos = {a: b for a, b in self._hellos.items() if b.level < b.burst}
+        mine = self._hellos.get(addr)
+        if mine is None:
+            mine = self._hellos[addr] = TokenBucket(self.limits.hello_rate,
+                                                    self.limits.hello_burst)
+        if mine.take() < 0:
+            mine.refund()
+            return False
+        if self._all.take() < 0:
+            self._all.refund()
+            mine.refund()
+            return False
+        return True
 
     def count(self) -> int:
         return sum(len(v) for v in self.pending.values())

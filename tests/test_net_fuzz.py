@@ -114,7 +114,8 @@ def fuzz_lan() -> Iterator[tuple[Table, HostThread]]:
     # 16 attackers at once from one address: room for all of them (the per-address limits have
     # their own tests in test_net_hardening.py)
     limits = Limits(hello_timeout=1.0, rate=5000, burst=10000, max_bad=10**6,
-                    max_pending_per_address=64, max_pending=64)
+                    max_pending_per_address=64, max_pending=64, hello_rate=1e6, hello_burst=1e6,
+                    hello_rate_all=1e6)
     ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None, tick_interval=0.005,
                     limits=limits).start()
     yield table, ht

@@ -203,6 +203,56 @@ def test_a_hundred_idle_sockets_never_keep_a_person_out(sources: list[str]) -> N
         table.close()
 
 
+def test_a_flood_of_hellos_costs_the_host_little_and_the_game_goes_on() -> None:
+    """Each hello costs the host a key exchange: past 10 a second per address they are turned
+    away before it, so a flood cannot starve the table."""
+    table = make_table("layout")
+    ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None).start()
+    stop = threading.Event()
+    hello = P.pack({"t": "hello", "v": P.VERSION, "name": "Eve", "code": ht.code,
+                    "dh": secure.KeyPair().public})
+    sent = [0]
+
+    def flood() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(OSError), socket.socket() as s:
+                s.bind(("127.0.0.2", 0))
+                s.connect(("127.0.0.1", ht.port))
+                s.sendall(hello)
+                s.settimeout(2)
+                s.recv(1024)  # the challenge, or busy: then the next one
+                sent[0] += 1
+
+    flooders = [threading.Thread(target=flood, daemon=True) for _ in range(3)]
+    try:
+        hb = host_bot(ht)
+        run_until([hb], lambda: hb.seat == 0, what="host player in")
+        t0 = time.monotonic()
+        for f in flooders:
+            f.start()
+        for name in ("brisk", "blitz", "normal", "blitz"):  # round trips during the flood
+            assert hb.c.set_speed(name)
+            run_until([hb], lambda n=name: hb.speed == n, timeout=2, what=f"speed {name}")
+        ann = join(f"127.0.0.1:{ht.port}", "Ann")  # another address than the flood's
+        run_until([hb, ann], lambda: ann.snapshots == 1, timeout=2, what="Ann in")
+        time.sleep(max(0.0, 1.5 - (time.monotonic() - t0)))
+        took = time.monotonic() - t0
+        stop.set()
+        for f in flooders:
+            f.join(5)
+        assert ht.host is not None
+        stats = ht.host.stats
+        assert sent[0] > 100 and stats["hello_busy"] > 50, repr(stats)
+        # the burst (20) plus 10 a second for the flood's address, and Ann's and Hostess's
+        assert stats["key_exchanges"] <= 20 + 10 * (took + 1) + 2
+        hb.c.close()
+        ann.c.close()
+    finally:
+        stop.set()
+        ht.stop()
+        table.close()
+
+
 # --- 5. the admin's outbox ------------------------------------------------------------------
 
 
