@@ -368,9 +368,17 @@ class Client:
     async def _look_up(self) -> None:
         """Look the code up; keep the answers to try (those claiming the pinned key, if any)."""
         assert self.code is not None
-        found = await adiscover_all(self.code, self.discover_targets, bind=self.discover_bind,
-                                    key=self.host_key)
+        found = await adiscover_all(self.code, self.discover_targets, bind=self.discover_bind)
         self.answers = found
+        if self.host_key is not None:
+            mine = [a for a in found if a.key == self.host_key]
+            if not mine and self.connects == 0:
+                raise _GiveUp("wrong_host", f"a table answered code {self.code}, but not the "
+                              f"one this seat belongs to (another table, or an impostor): "
+                              f"join as a new player, or by the host's link")
+            if not mine:  # the host may be restarting: keep looking
+                raise DiscoveryError(f"no answer for code {self.code} with this table's key")
+            found = mine
         same = [a for a in found if a.version in (None, P.VERSION)]
         if not same:
             v = found[0].version

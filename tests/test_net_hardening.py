@@ -16,7 +16,7 @@ from game.cpu_worker import SyncCpu
 from game.table import SeatSpec, Table
 from net import protocol as P
 from net import secure
-from net.client import CONNECTED
+from net.client import CONNECTED, Client
 from net.discovery import DiscoveryResponder, discover_all
 from net.host import HostThread, Limits
 from tests.net_bots import Bot, RawConn, fast_clock, host_bot, join, make_table, run_until
@@ -527,6 +527,25 @@ def test_a_client_pinned_to_a_key_refuses_a_host_with_another_key_sending_nothin
         c.c.close()
     finally:
         imp.close()
+
+
+def test_a_remembered_seat_is_never_taken_to_a_table_with_another_key() -> None:
+    imp = Impostor(secure.KeyPair().public)
+    lt, fake = _fake_lookup("KQXF", imp.port, "2" * 20, "Mallory's table")
+    try:
+        c = Client("KQXF", "Ann", token=f"{'1' * 20}:s3cret-s3cret",
+                   discover_targets=[("127.0.0.1", fake.port)],  # type: ignore[attr-defined]
+                   discover_bind="127.0.0.1").start()
+        msg = c.wait_for(lambda m: m["t"] == "_conn" and m["state"] == "failed", 5)
+        assert msg is not None and msg["reason"] == "wrong_host", msg
+        assert "not the one this seat belongs to" in msg["message"]
+        assert imp.got == b""  # not even a connection
+        assert [a.name for a in c.answers] == ["Mallory's table"]
+        c.close()
+    finally:
+        imp.close()
+        lt.loop.call_soon_threadsafe(fake.close)  # type: ignore[attr-defined]
+        lt.stop()  # type: ignore[attr-defined]
 
 
 def test_the_table_key_is_kept_beside_the_save(tmp_path: object) -> None:
