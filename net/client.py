@@ -20,7 +20,12 @@ rejoin with a fresh snapshot, so the client catches up at once.
 :attr:`Client.status` says where the connection stands: ``connecting``, ``connected``,
 ``dropped`` (since when), ``failed`` (with a reason code: ``wrong_code``, ``table_full``,
 ``version``, ``bad_token``, ``host_gone``, ``not_found``, ``unreachable``, ``replaced``,
-``left``, ...), or ``closed``.
+``left``, ``busy``, ``wrong_host``, ``several_tables``), or ``closed``.
+
+Version 2's handshake (``docs/protocol.md`` §2, :mod:`net.secure`): the seat's secret never
+leaves this process; the client proves it holds it toward a host that proves the table key.
+:attr:`Client.credential` (``FINGERPRINT:SECRET``, also the ``token`` of a delivered
+``welcome``) is what to remember for a rejoin; :attr:`Client.token` is the bare secret.
 """
 
 from __future__ import annotations
@@ -393,7 +398,7 @@ class Client:
     def _error_answer(self, msg: dict[str, Any]) -> tuple[str, str] | None:
         """An ``error`` before welcome: (code, message) if fatal, None to try again."""
         code, message = msg["code"], msg["message"]
-        if code == "busy":  # crowded for now (idle sockets...): try again
+        if code in ("busy", "hello_timeout"):  # crowded or slow just now: try again
             self._deliver(msg)
             self._last_busy = message
             return None
