@@ -7,14 +7,21 @@ The table-side attacks (pause and walk away, a full disk) belong to the table's 
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
+import tempfile
 import threading
 import time
 import traceback
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from net import protocol as P
 from net.client import CONNECTED, Client
 from net.host import HostThread, Limits
+from tests import netns
 from tests.net_bots import Bot, RawConn, host_bot, join, make_table
 from tests.test_net_hardening import IdleCrowd, Impostor, _fake_lookup, _forms
 
@@ -202,3 +209,77 @@ def test_a_whole_game_survives_an_attacker() -> None:
         mal_conn.close()
         ht.stop()
         table.close()
+
+
+# --- the same across two network namespaces (two "machines" on a private veth LAN) ----------
+
+JOINERS = '''
+import asyncio, socket, sys, threading, time
+from net import protocol as P
+from net.client import Client
+from net.discovery import DiscoveryResponder, discover_all
+from tests.net_bots import Bot, run_until
+
+code, key, host = sys.argv[1:4]
+loop = asyncio.new_event_loop()
+threading.Thread(target=loop.run_forever, daemon=True).start()
+# a spoofer on machine b answers the code with a key of its own
+fake = asyncio.run_coroutine_threadsafe(DiscoveryResponder.start(
+    code, 47999, bind=("0.0.0.0", 47801), name="Hostess's table", key="0" * 20), loop).result(5)
+targets = [(host.rsplit(".", 1)[0] + ".255", 47801), ("127.0.0.1", 47801)]
+answers = discover_all(code, targets, timeout=1.0)
+print("ANSWERS", sorted({str(a.key) for a in answers}), flush=True)
+real = next(a for a in answers if a.key == key)  # the key the host's screen shows
+crowd = [socket.create_connection((host, 47800)) for _ in range(100)]  # idle, one address
+stall = socket.create_connection((host, 47800))
+stall.sendall(P.HEADER.pack(100) + b"\\x82")  # a hello that stops in the middle
+t0 = time.monotonic()
+bots = [Bot(Client(real.link, n).start()) for n in ("Ann", "Bob")]
+run_until(bots, lambda: all(b.snapshots >= 1 for b in bots), timeout=3, what="joined")
+print("JOINED", round(time.monotonic() - t0, 2), flush=True)
+stall.settimeout(5)
+got = P.FrameDecoder().feed(stall.recv(4096))
+print("STALL", got[-1]["code"], flush=True)
+run_until(bots, lambda: all(b.outcome is not None for b in bots), timeout=60, what="over")
+print("OUTCOME", bots[0].outcome == bots[1].outcome, bots[0].outcome, flush=True)
+for s in crowd:
+    s.close()
+for b in bots:
+    b.c.close()
+'''
+
+
+@pytest.mark.e2e
+def test_chaos_across_two_namespaces() -> None:
+    """Host on machine a; on machine b two players join by code while a spoofer answers the
+    code, 100 idle sockets sit on the host and a hello stops mid-frame: the game finishes."""
+    if os.environ.get("TEE_TABLE_E2E", "").lower() in ("off", "0", "no"):
+        pytest.skip("end-to-end tests switched off by TEE_TABLE_E2E=off")
+    reason = netns.unavailable()
+    if reason:
+        pytest.fail(f"cannot create network namespaces: {reason}")
+    root = str(Path(__file__).resolve().parents[1])
+    with tempfile.TemporaryDirectory() as tmp, netns.NetnsPair() as lan:
+        host = lan.popen("a", [sys.executable, "-m", "net.cli", "--host", "--headless",
+                               "--game", "layout", "--seats", "3", "--option", "layout_size=3",
+                               "--speed", "blitz", "--cpu", "easy", "--sync-cpu",
+                               "--clock-scale", "20", "--exit-when-over", "--autostart", "2",
+                               "--save", str(Path(tmp) / "t.jsonl")], cwd=root)
+        assert host.stdout is not None
+        info: dict[str, str] = {}
+        for line in host.stdout:
+            if line.strip() == "ready":
+                break
+            k, _, v = line.strip().partition(": ")
+            info[k] = v
+        key = info["link"].removeprefix("teetable://").partition("@")[0]
+        out = lan.run("b", [sys.executable, "-c", JOINERS, info["code"], key, lan.addr["a"]],
+                      cwd=root, timeout=90)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert f"ANSWERS {sorted(['0' * 20, key])}" in out.stdout  # both answered
+        joined = float(out.stdout.split("JOINED ")[1].split()[0])
+        assert joined < 2.0
+        assert "STALL hello_timeout" in out.stdout
+        assert "OUTCOME True {'winners'" in out.stdout
+        rest, _ = host.communicate(timeout=30)
+        assert host.returncode == 0 and "game over:" in rest
