@@ -5,12 +5,12 @@ look-alike letters I, L, O. Codes are read case-insensitively, ignoring spaces a
 
 A link carries the host's address, TCP port and code::
 
-    teetable://3f09c2a1d4e5b6a7980f@192.168.1.5:47800/KQXF
+    teetable://192.168.1.5:47800/3f09c2a1d4e5b6a7980f/KQXF
 
-The part before ``@`` (optional) is the link's ``key``: the fingerprint of the host's table key
-(``net.secure``). A client that joins by the link only talks to a host that proves it holds
-that key. A link without it still works (the client then learns the key from the host and
-pins it with its seat).
+The 20 hex digits before the code (optional) are the link's ``key``: the fingerprint of the
+host's table key (``net.secure``); ``teetable://KEY@HOST:PORT/CODE`` is read too. A client that
+joins by the link only talks to a host that proves it holds that key. A link without it still
+works (the client then learns the key from the host and pins it with its seat).
 
 Also accepted when joining (chat programs only make ``http`` links clickable, and people paste
 what they see): ``http://192.168.1.5:47800/KQXF``, ``https://...``, and the bare
@@ -78,9 +78,8 @@ class Link:
 
 def make_link(host: str, port: int, code: str | None, key: str | None = None) -> str:
     h = f"[{host}]" if ":" in host else host
-    tail = f"/{code}" if code else ""
-    who = f"{key}@" if key else ""
-    return f"{SCHEME}://{who}{h}:{port}{tail}"
+    tail = (f"/{key}" if key else "") + (f"/{code}" if code else "")
+    return f"{SCHEME}://{h}:{port}{tail}"
 
 
 _KEY = re.compile(r"^[0-9a-f]{20}$")
@@ -89,7 +88,7 @@ _KEY = re.compile(r"^[0-9a-f]{20}$")
 def _read_key(text: str, original: str) -> str:
     value = text.strip().lower()
     if not _KEY.match(value):
-        raise LinkError(f"{original!r}: {text!r} before '@' is not a table key fingerprint "
+        raise LinkError(f"{original!r}: {text!r} is not a table key fingerprint "
                         f"(20 hex digits)")
     return value
 
@@ -160,6 +159,10 @@ def parse_link(text: str) -> Link:
             raise LinkError(f"{original!r}: the port after ':' is missing")
     host = _check_host(host, original)
     port = _check_port(port_text, original) if port_text else DEFAULT_PORT
+    first, slash, rest = path.partition("/")
+    if slash or len(first) == 20:  # KEY/CODE, or KEY alone
+        key = _read_key(first, original)
+        path = rest.strip("/")
     code = normalize_code(path) if path else None
     return Link(host, port, code, key)
 

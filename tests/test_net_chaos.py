@@ -272,7 +272,7 @@ def test_chaos_across_two_namespaces() -> None:
                 break
             k, _, v = line.strip().partition(": ")
             info[k] = v
-        key = info["link"].removeprefix("teetable://").partition("@")[0]
+        key = info["link"].rsplit("/", 2)[1]
         out = lan.run("b", [sys.executable, "-c", JOINERS, info["code"], key, lan.addr["a"]],
                       cwd=root, timeout=90)
         assert out.returncode == 0, out.stderr[-2000:]

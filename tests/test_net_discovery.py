@@ -233,8 +233,8 @@ def test_join_by_code_and_play_across_two_namespaces() -> None:
                 break
             k, _, v = line.strip().partition(": ")
             info[k] = v
-        key, _, rest = info["link"].removeprefix("teetable://").partition("@")
-        assert rest == f"{lan.addr['a']}:47800/{info['code']}"
+        base, key, last = info["link"].rsplit("/", 2)
+        assert base == f"teetable://{lan.addr['a']}:47800" and last == info["code"]
         assert len(key) == 20  # the table key's fingerprint
         out = lan.run("b", [sys.executable, "-c", JOINER_GAME, info["code"]], cwd=root,
                       timeout=90)

@@ -519,7 +519,7 @@ def test_a_fake_look_up_answer_never_gets_a_remembered_seat_or_a_usable_proof() 
 def test_a_client_pinned_to_a_key_refuses_a_host_with_another_key_sending_nothing() -> None:
     imp = Impostor(secure.KeyPair().public)
     try:
-        c = join(f"{'1' * 20}@127.0.0.1:{imp.port}", "Ann", token=f"{'1' * 20}:s3cret-s3cret")
+        c = join(f"127.0.0.1:{imp.port}/{'1' * 20}", "Ann", token=f"{'1' * 20}:s3cret-s3cret")
         msg = c.c.wait_for(lambda m: m["t"] == "_conn" and m["state"] == "failed", 5)
         assert msg is not None and msg["reason"] == "wrong_host"
         assert not [f for f in imp.frames if f.get("t") == "proof"]
@@ -562,7 +562,7 @@ def test_the_table_key_is_kept_beside_the_save(tmp_path: object) -> None:
     t2 = Table.resume(save, clock=fast_clock(50), cpu=SyncCpu())
     ht2 = HostThread(t2, bind="127.0.0.1", port=0, discovery=None).start()
     try:
-        assert ht2.fingerprint == fp and str(ht2.link).startswith(f"teetable://{fp}@")
+        assert ht2.fingerprint == fp and str(ht2.link).endswith(f"/{fp}/{ht2.code}")
     finally:
         ht2.stop()
         t2.close()

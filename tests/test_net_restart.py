@@ -29,8 +29,9 @@ def test_host_killed_and_restarted_from_save(tmp_path: Path) -> None:
                        "--speed", "blitz", "--cpu", "easy", "--port", "0", "--save", str(save),
                        "--autostart", "3", "--seed", "99", *COMMON])
     port, code = info["port"], info["code"]
-    key, _, rest = info["link"].removeprefix("teetable://").partition("@")
-    assert rest == f"127.0.0.1:{port}/{code}" and len(key) == 20  # with the key's fingerprint
+    base, key, last = info["link"].rsplit("/", 2)
+    assert base == f"teetable://127.0.0.1:{port}" and last == code
+    assert len(key) == 20  # the table key's fingerprint
     bots: list[Bot] = []
     p2 = None
     try:
