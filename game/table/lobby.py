@@ -309,10 +309,10 @@ class SeatIntents(TableBase):
                                    former_name=target.name, allowed=not remove)
             if remove:
                 self._note("removed", seat, f"The host removed {target.name} from the table: "
-                                            f"a {cpu_name(level)} plays seat {seat}")
+                                            f"a CPU ({level}) plays seat {seat}")
             else:
-                self._note("handed", seat, f"The host handed {target.name}'s seat to a "
-                                           f"{cpu_name(level)}")
+                self._note("handed", seat, f"The host handed {target.name}'s seat to a CPU "
+                                           f"({level})")
         self._refresh(self._now())
         return self._ok(f"seat {seat} is now {cpu_name(level)}", seat=seat)
 
