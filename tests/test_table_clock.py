@@ -17,7 +17,7 @@ from test_table_support import FakeClock, FirstCpu
 
 from game.table import SeatSpec, Table, TableError
 from net.glue import Refusal, TableGlue
-from net.protocol import ProtocolError, validate_client
+from net.protocol import ProtocolError, validate_client, validate_host
 
 ANN = SeatSpec("person", "Ann", local=True)
 BOB = SeatSpec("person", "Bob")
@@ -282,7 +282,10 @@ def test_the_glue_ends_a_removed_connection_and_lets_it_back_only_to_watch() -> 
     assert t.set_speed(host, "brisk").ok
     assert 1 not in glue.collect({0, 1})  # the stale connection is not fed the CPU's hand
     assert glue.join("Bob", bob) == bob and glue.seat_of(bob) is None  # a watcher
-    assert glue.snapshot(bob)["seat"] is None
+    snap = glue.snapshot(bob)
+    assert snap["seat"] is None and snap["seats"][1]["removed"] is True
+    assert snap["notice"]["kind"] == "removed"
+    validate_host(snap)  # the new fields pass the wire's own checks
     glue.intent(host, validate_client({"t": "allow", "seat": 1}))
     assert glue.join("Bob", bob) == bob and glue.seat_of(bob) == 1  # back in his seat
     glue.connected(bob, True)
