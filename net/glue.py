@@ -96,8 +96,8 @@ class TableGlue:
         if seat is None:
             former = t.former_seat(token)
             if former is not None:
-                if t.seat_info(former).get("removed"):
-                    return token  # removed by the host: they may watch (no seat, no hand)
+                if t.seat_info(former).get("removed") or t.phase == "over":
+                    return token  # removed by the host (or all over): they may watch
                 self._check(t.come_back(token))  # the host handed it, or let them back
                 self._gone.discard(former)
                 return token
