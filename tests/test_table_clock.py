@@ -154,6 +154,17 @@ def test_a_pause_nobody_resumes_ends_after_the_limit_and_says_why() -> None:
         "Nobody resumed play within 2 min: the game goes on (Ann, Bob not ready)")
     # the pause was cut out of table time: Ann's turn clock had 85 s left, it still has
     assert t.turn_left() == pytest.approx(85.0)
+    # Bob cannot stall the table in 2-minute pieces: no new pause from him for 120 s of play
+    # (table time: it stands still while paused), but others (and the host) may pause
+    clock.t = 1130.0
+    r = t.pause(bob)
+    assert r.code == "not_allowed" and "115 s" in r.message
+    assert not t.paused()
+    clock.t = 1245.0  # 120 s of play since the pause ended at 1125
+    assert t.pause(bob).ok
+    assert t.end_pause(t.host_token).ok
+    assert t.pause(bob).code == "not_allowed"  # the host had to end it: the same
+    assert t.pause(t.token(0)).ok  # Ann (the host's seat) may
 
 
 def test_a_person_who_never_taps_ready_after_joining_does_not_hold_the_table() -> None:

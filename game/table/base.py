@@ -152,6 +152,10 @@ class TableBase:
         self.turn_clock: float | None = TURN_CLOCK_DEFAULT
         self.pause_limit: float | None = PAUSE_LIMIT_DEFAULT
         self._held_since: float | None = None  # clock time a pause during play began
+        # seat -> table time until which it may not pause again: its last pause had to be
+        # ended for it (by the limit or the host), so one person cannot stall the table in
+        # pause_limit-long pieces
+        self._pause_block: dict[int, float] = {}
         self._notice: Notice | None = None
 
 

@@ -145,6 +145,13 @@ class SeatIntents(TableBase):
             return self._no("not_started", "the game has not started")
         if self.phase == "over":
             return self._no("game_over", "game over")
+        now = self._now()
+        if s is not None and not is_host:
+            until = self._pause_block.get(s.index)
+            if until is not None and self._table_time(now) < until:
+                return self._no("not_allowed", f"{s.name}'s last pause had to be ended for "
+                                               f"everyone: play on for "
+                                               f"{until - self._table_time(now):.0f} s first")
         for x in self._seats:
             if x.kind == "person":
                 x.ready = False
@@ -178,6 +185,9 @@ class SeatIntents(TableBase):
         for s in waiting:
             s.ready = True
             s.joining = False
+        if isinstance(self._paused_by, int) and self.pause_limit is not None:
+            # the pauser did not resume it: no new pause from them for a while of play
+            self._pause_block[self._paused_by] = self._table_time(now) + self.pause_limit
         self._paused_by = NO_PAUSE
         self._host_ready = True
         names = ", ".join(s.name for s in waiting)
