@@ -133,6 +133,14 @@ class TableGlue:
     def intent(self, token: str, msg: dict[str, Any]) -> str | None:
         """Apply one intent. Returns a new token if the connection's token changed (sit)."""
         t, kind = self.table, msg["t"]
+        if token != t.host_token and t.seat_of(token) is None:
+            former = t.former_seat(token)
+            if former is not None:  # the host took this seat (a watcher, or a stale connection)
+                if t.seat_info(former).get("removed"):
+                    raise Refusal("removed", "the host removed you from the table: you may "
+                                             "watch, and play again if the host lets you back")
+                raise Refusal("handed", f"the host handed your seat to a CPU: join again "
+                                        f"to take seat {former} back")
         if kind == "play":
             self._check(t.submit(token, msg["play"], msg["state_no"]))
         elif kind == "ready":

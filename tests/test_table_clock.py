@@ -292,6 +292,9 @@ def test_the_glue_ends_a_removed_connection_and_lets_it_back_only_to_watch() -> 
     assert glue.take_ended() == []  # given once
     assert t.set_speed(host, "brisk").ok
     assert 1 not in glue.collect({0, 1})  # the stale connection is not fed the CPU's hand
+    with pytest.raises(Refusal) as no:  # its intents are refused in words
+        glue.intent(bob, validate_client({"t": "pause"}))
+    assert no.value.code == "removed" and "watch" in no.value.message
     assert glue.join("Bob", bob) == bob and glue.seat_of(bob) is None  # a watcher
     snap = glue.snapshot(bob)
     assert snap["seat"] is None and snap["seats"][1]["removed"] is True
