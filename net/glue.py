@@ -69,6 +69,20 @@ class TableGlue:
             return self.table.host_seat
         return self.table.seat_of(token)
 
+    def secrets(self) -> list[str]:
+        """Every token :meth:`join` accepts: the admin's, each person seat's, and each token
+        the host took a seat from (it comes back to the seat, or watches). A host that checks
+        proofs of a secret instead of the token itself checks them against these."""
+        t = self.table
+        out = [t.host_token]
+        for i in range(t.seat_count):
+            if t.seat_info(i)["kind"] == "person":
+                out.append(t.token(i))
+            former = t.former_token(i)
+            if former is not None:
+                out.append(former)
+        return out
+
     def summary(self, token: str) -> dict[str, Any]:
         t = self.table
         return {

@@ -289,6 +289,7 @@ def test_the_glue_ends_a_removed_connection_and_lets_it_back_only_to_watch() -> 
     host = t.host_token
     assert glue.intent(host, validate_client({"t": "remove", "seat": 1})) is None
     assert glue.take_ended() == [(bob, "removed")]
+    assert bob in glue.secrets() and t.token(1) not in glue.secrets()  # a CPU's: no
     assert glue.take_ended() == []  # given once
     assert t.set_speed(host, "brisk").ok
     assert 1 not in glue.collect({0, 1})  # the stale connection is not fed the CPU's hand

@@ -351,6 +351,11 @@ class SeatIntents(TableBase):
                 return s.index
         return None
 
+    def former_token(self, seat: int) -> str | None:
+        """The token of the person the host took ``seat`` from (for the host program only,
+        like :meth:`token`: it checks a rejoin's proof against it)."""
+        return self._seats[seat].former
+
     def come_back(self, token: str) -> Result:
         """A person the host took a seat from takes it back (handed, or removed and then
         allowed): the seat is theirs again with the same token; connect as usual."""
