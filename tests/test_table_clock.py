@@ -10,12 +10,14 @@ table, so the clocks run for both of them.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_table_support import FakeClock, FirstCpu
+from test_table_support import FakeClock, FirstCpu, Race, RaceState
 
-from game.table import SeatSpec, Table, TableError
+from game.table import SeatSpec, Table, TableError, register_rules
 from net.glue import Refusal, TableGlue
 from net.protocol import ProtocolError, validate_client, validate_host
 
@@ -77,6 +79,52 @@ def test_a_connected_person_who_takes_too_long_gets_a_cpu_for_that_turn_and_keep
     clock.t = 1150.0
     assert t.submit(bob, "5D", 3).ok  # Bob plays in time himself
     assert t.public()["seats"][1]["timeouts"] == 1
+
+
+class Pairs(Race):
+    """Race where a turn is two plays (like a Trash turn: draw, then place...)."""
+
+    name = "pairs"
+
+    def apply(self, state: RaceState, seat: int, play: Any) -> tuple[RaceState, list[dict]]:
+        new, events = super().apply(state, seat, play)
+        if new.winners is None and new.plays % 2 == 1 and new.hands[seat]:
+            new = dataclasses.replace(new, turn=seat)  # the turn's second play is to come
+        return new, events
+
+
+register_rules(Pairs())
+
+
+def test_when_the_clock_runs_out_the_stand_in_finishes_the_whole_turn(tmp_path: Path) -> None:
+    clock = FakeClock(1000.0)
+    cfg = {"seats": 2, "target": 99, "hands": HANDS, "deck": []}
+    path = tmp_path / "p.tee"
+    t = Table.create("pairs", cfg, 7, [ANN, BOB], clock=clock, host_seat=0, cpu=FirstCpu(),
+                     save_path=path, fsync=False)
+    ann, bob = t.token(0), t.token(1)
+    assert t.connect(bob).ok and t.ready(bob).ok and t.start(t.host_token).ok
+    assert t.submit(ann, "2C", 0).ok and t.submit(ann, "3C", 1).ok  # until 1000.70
+    assert t.next_due() == pytest.approx(1090.70)  # Bob's clock
+    clock.t = 1090.70
+    assert t.tick() == 1 and t.log[-1] == (1, "4D")  # the clock ran out: the stand-in plays
+    assert t.turn_left() is None  # no new clock for the turn's second play:
+    assert t.next_due() == pytest.approx(1090.70 + 0.35 + 0.8)  # the stand-in, at CPU pace
+    clock.t = 1091.85
+    assert t.tick() == 1 and t.log[-1] == (1, "5D") and t.to_move() == 0
+    assert t.timeout_plays == 1 and t.public()["seats"][1]["timeouts"] == 1  # one turn
+    assert t.turn_left() == pytest.approx(90.35)  # Ann's own clock runs from 1092.20
+    clock.t = 1100.0
+    assert t.submit(ann, "4C", 4).ok and t.submit(ann, "5C", 5).ok
+    clock.t = 1200.0
+    assert t.tick() == 1 and t.log[-1] == (1, "6D")  # Bob's clock ran out again ...
+    clock.t = 1200.5
+    assert t.submit(bob, "7D", 7).ok  # ... but he is back for the second play himself
+    assert t.public()["seats"][1]["timeouts"] == 2
+    t.close()
+    again = Table.resume(path, clock=clock, fsync=False)
+    assert again.public()["seats"][1]["timeouts"] == 2  # one per timed-out turn
+    again.close()
 
 
 def test_the_turn_clock_scales_with_the_speed_stops_while_paused_and_can_be_off() -> None:

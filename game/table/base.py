@@ -157,6 +157,9 @@ class TableBase:
         # pause_limit-long pieces
         self._pause_block: dict[int, float] = {}
         self._notice: Notice | None = None
+        # the seat whose turn ran out: the stand-in plays the rest of that turn (a Trash turn
+        # is several plays) at CPU pace, unless the person plays first
+        self._finishing: int | None = None
 
 
     def _record(self, rec: dict[str, Any]) -> None:
@@ -306,7 +309,7 @@ class TableBase:
         if mover is None:
             return None
         s = self._seats[mover]
-        if s.kind != "person" or not s.connected:
+        if s.kind != "person" or not s.connected or mover == self._finishing:
             return None
         return max(self._busy_until, self._turn_since) + limit
 

@@ -337,16 +337,20 @@ class Table(SeatIntents, TableBase):
             self.phase = "over"
         return list(events)
 
-    def _apply(self, seat: int, play: Any, by: str, now: float) -> None:
+    def _apply(self, seat: int, play: Any, by: str, now: float, *,
+               timed_out: bool = False) -> None:
         """THE play path, after the checks: apply, bump, record, pace, send each seat its
-        view. ``by == "replay"`` (a resume replaying its save) applies and bumps only."""
+        view. ``by == "replay"`` (a resume replaying its save) applies and bumps only.
+        ``timed_out``: the first stand-in play of a turn whose clock ran out (recorded)."""
         events = self._step(seat, play)
         n = self._bump()
         token = str(play)
+        if by != "timeout" or self.to_move() != seat:
+            self._finishing = None  # the person played, or the timed-out turn is over
         if by == "replay":
             return
         rec: dict[str, Any] = {"t": "play", "seat": seat, "play": token, "n": n}
-        if by == "timeout":
+        if timed_out:
             rec["timeout"] = True  # the turn clock ran out (resume counts it on the plate)
         if self.phase == "over":
             rec["over"] = True  # lets a save list tell a finished table (resume ignores it)
@@ -415,8 +419,11 @@ class Table(SeatIntents, TableBase):
         sp = self.speed
         due = cpu_due(s.kind, s.connected, s.dropped_at, self._busy_until, self._turn_since,
                       sp.cpu_wait, sp.grace)
-        if due is None:
-            deadline = self._turn_deadline()  # a connected person: their turn clock
+        if due is None:  # a connected person: their turn clock
+            if seat == self._finishing:  # it ran out: the stand-in finishes the turn
+                return STAND_IN_LEVEL, "timeout", max(self._busy_until, self._turn_since) + \
+                    sp.cpu_wait
+            deadline = self._turn_deadline()
             return None if deadline is None else (STAND_IN_LEVEL, "timeout", deadline)
         kind, at = due
         return (s.level if kind == "cpu" else STAND_IN_LEVEL), kind, at
@@ -496,12 +503,15 @@ class Table(SeatIntents, TableBase):
             self.cpu_plays += 1
         else:
             self.standin_plays += 1
-        if kind == "timeout":
+        first = kind == "timeout" and mover != self._finishing
+        if first:  # the turn's first stand-in play: counted once per turn
             self.timeout_plays += 1
             s = self._seats[mover]
             s.timeouts += 1
             self._note("timed_out", mover, f"{s.name} took too long: a CPU played for them")
-        self._apply(mover, play, kind, now)
+        if kind == "timeout":
+            self._finishing = mover
+        self._apply(mover, play, kind, now, timed_out=first)
         return 1
 
     def _legal_tokens(self) -> list[str]:
