@@ -40,6 +40,7 @@ class TableGlue:
         self._ended: dict[str, str] = {}  # token -> why: the host must say bye and close it
         self._gone: set[int] = set()  # seats taken from a connected person: not fed until
         #                               someone subscribes them again (snapshot)
+        self._watchers: set[str] = set()  # removed people's tokens that joined to watch
 
     def take_ended(self) -> list[tuple[str, str]]:
         """The tokens whose connections the host must end now, each with the ``bye`` reason
@@ -111,8 +112,10 @@ class TableGlue:
             former = t.former_seat(token)
             if former is not None:
                 if t.seat_info(former).get("removed") or t.phase == "over":
-                    return token  # removed by the host (or all over): they may watch
+                    self._watchers.add(token)  # removed by the host (or all over): they watch
+                    return token
                 self._check(t.come_back(token))  # the host handed it, or let them back
+                self._watchers.discard(token)
                 self._gone.discard(former)
                 return token
         if seat is None or t.seat_info(seat)["kind"] != "person":
@@ -127,8 +130,11 @@ class TableGlue:
             # the admin (host token, no seat) or a watcher: a seatless connection reads the
             # spectators' outbox (None). The host says "down" only when no other connection
             # of that seat is left, so the box goes with it: a later admin or watcher gets
-            # its snapshot first, never the frames queued while nobody read them.
-            if not up:
+            # its snapshot first, never the frames queued while nobody read them. (Any other
+            # seatless token is the stale connection of a seat the host took: it read that
+            # seat's box, not this one, which must stay.)
+            if not up and (token == t.host_token or token in self._watchers):
+                self._watchers.discard(token)
                 t.unsubscribe(None)
             return
         if up:

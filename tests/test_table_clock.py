@@ -341,6 +341,10 @@ def test_the_glue_ends_a_removed_connection_and_lets_it_back_only_to_watch() -> 
     assert glue.take_ended() == []  # given once
     assert t.set_speed(host, "brisk").ok
     assert 1 not in glue.collect({0, 1})  # the stale connection is not fed the CPU's hand
+    t.snapshot(None)  # someone reads the spectators' box (seat None) ...
+    glue.connected(bob, False)  # ... and Bob's stale connection closing leaves it alone
+    assert t.set_speed(host, "blitz").ok
+    assert glue.collect({None})[None][-1]["speed"] == "blitz"
     with pytest.raises(Refusal) as no:  # its intents are refused in words
         glue.intent(bob, validate_client({"t": "pause"}))
     assert no.value.code == "removed" and "watch" in no.value.message
@@ -349,6 +353,9 @@ def test_the_glue_ends_a_removed_connection_and_lets_it_back_only_to_watch() -> 
     assert snap["seat"] is None and snap["seats"][1]["removed"] is True
     assert snap["notice"]["kind"] == "removed"
     validate_host(snap)  # the new fields pass the wire's own checks
+    glue.connected(bob, False)  # the watcher leaves: the spectators' box goes with it
+    assert t.set_speed(host, "normal").ok and t.set_speed(host, "blitz").ok
+    assert glue.collect({None}) == {}
     glue.intent(host, validate_client({"t": "allow", "seat": 1}))
     assert glue.join("Bob", bob) == bob and glue.seat_of(bob) == 1  # back in his seat
     glue.connected(bob, True)
