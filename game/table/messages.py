@@ -12,8 +12,8 @@ Table messages (:data:`TABLE_MESSAGES`), as :meth:`game.table.Table.drain` queue
 * ``play`` after each play: the play's events (filtered), the new view, the state number, the
   seat that played, the play's token, who made it (``person``/``cpu``/``standin``), who moves
   next, the outcome (None until the game is over), the turn count and the hot-seat screen.
-* ``table`` when the public summary changes (seats, pause, speed, connections, phase...):
-  every field of :class:`Public`.
+* ``table`` when the public summary changes (seats, pause, speed, connections, phase, the
+  clocks' deadlines, the latest :class:`Notice`...): every field of :class:`Public`.
 * ``reset`` when the client must jump (an undo, an outbox that overflowed): a full snapshot.
 * ``snapshot`` (not queued: the answer of :meth:`Table.snapshot`, sent on joining): the public
   summary plus the viewer's seat and view.
