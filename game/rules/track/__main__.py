@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from game.rules.api import RulesError
 from game.rules.cards import Rng
@@ -66,7 +66,7 @@ def _run(argv: list[str]) -> int:
         for e in events:
             print(json.dumps(e, separators=(",", ":")), file=out)
         return 0
-    config: dict = {"rules": args.rules, "seats": args.seats}
+    config: dict[str, Any] = {"rules": args.rules, "seats": args.seats}
     if args.mode:
         config["mode"] = args.mode
     if args.teams is not None:
