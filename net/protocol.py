@@ -160,6 +160,14 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "start": {},
     "leave": {},
     "ping": {"n": (NONNEG, False)},
+    # the host's table controls (docs/table.md): hand any seat to a CPU (above), remove a
+    # person and let them back, the turn clock and the pause limit (seconds, nil: off),
+    # end a pause now
+    "remove": {"seat": (SEAT, True)},
+    "allow": {"seat": (SEAT, True)},
+    "turn_clock": {"seconds": (_opt(NUMBER), True)},
+    "pause_limit": {"seconds": (_opt(NUMBER), True)},
+    "end_pause": {},
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -34,8 +34,12 @@ def make_table(game: str = "layout", config: dict[str, Any] | None = None, *, se
             {"rules": "classic", "seats": seats}
     specs = [SeatSpec("person", "Hostess")] + [SeatSpec("cpu", level="easy")
                                                 for _ in range(seats - 1)]
+    # no turn clock, no pause limit: on a clock 50x fast they would be under a second of real
+    # time, and a loaded machine would see stand-ins play for the bots (tests/test_table_clock.py
+    # tests the clocks on a fake clock)
     return Table.create(game, config, seed, specs, clock=fast_clock(scale), speed=speed,
-                        save_path=save, host_seat=0, cpu=SyncCpu(), fsync=False)
+                        save_path=save, host_seat=0, cpu=SyncCpu(), fsync=False,
+                        turn_clock=None, pause_limit=None)
 
 
 class Bot:

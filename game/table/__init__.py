@@ -20,7 +20,17 @@ from game.table.errors import (
     SaveVersionError,
     TableError,
 )
-from game.table.pacing import DEFAULT_DURATION, DURATIONS, SPEEDS, Speed, event_duration
+from game.table.pacing import (
+    CLOCK_MAX,
+    CLOCK_MIN,
+    DEFAULT_DURATION,
+    DURATIONS,
+    PAUSE_LIMIT_DEFAULT,
+    SPEEDS,
+    TURN_CLOCK_DEFAULT,
+    Speed,
+    event_duration,
+)
 from game.table.registry import register_rules, rules_for
 from game.table.results import game_result
 from game.table.savefile import SAVE_FORMAT, SAVE_VERSION
@@ -32,6 +42,8 @@ BASE_DURATIONS = DURATIONS
 
 __all__ = [
     "BASE_DURATIONS",
+    "CLOCK_MAX",
+    "CLOCK_MIN",
     "CPU_LEVELS",
     "CPU_TIMEOUT",
     "DEFAULT_DURATION",
@@ -39,11 +51,13 @@ __all__ = [
     "HISTORY_MAX",
     "NAME_MAX",
     "OUTBOX_MAX",
+    "PAUSE_LIMIT_DEFAULT",
     "SAVE_FORMAT",
     "SAVE_VERSION",
     "SPEEDS",
     "STAND_IN_LEVEL",
     "SYMBOLS",
+    "TURN_CLOCK_DEFAULT",
     "WORTH",
     "CorruptSave",
     "ForeignSave",
