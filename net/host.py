@@ -438,13 +438,18 @@ class Host:
         return True
 
     def _secrets(self) -> list[str]:
-        """Every secret a proof may be made with: the admin's, and each person seat's."""
-        t = self.glue.table
-        out = [t.host_token]
-        for i in range(t.seat_count):
-            if t.seat_info(i)["kind"] == "person":
-                out.append(t.token(i))
-        return out
+        """Every secret a proof may be made with: the admin's, each person seat's, and each
+        token the host took a seat from (it comes back to the seat, or watches)."""
+        return self.glue.secrets()
+
+    def _end_taken(self) -> None:
+        """Close the connections whose seat the host removed or handed to a CPU, each with a
+        ``bye`` saying why (the transport sends what is queued before it closes)."""
+        for token, reason in self.glue.take_ended():
+            gone = self.by_token.pop(token, None)
+            if gone is not None:
+                self._send(gone, {"t": "bye", "reason": reason})
+                self._close(gone)
 
     def _welcome(self, c: Conn) -> None:
         """``welcome`` (the seat's secret sealed under the session key) and a snapshot."""
@@ -518,6 +523,7 @@ class Host:
             self._flush()
             self._welcome(c)
         self._flush()
+        self._end_taken()
         if self.glue.seat_of(c.token) is None and c.token != self.glue.table.host_token:
             # left, or handed its own seat to a CPU: this token is finished
             self._send(c, {"t": "bye", "reason": "left"})

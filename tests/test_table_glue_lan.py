@@ -53,3 +53,38 @@ def test_an_admin_that_reconnects_gets_no_stale_frames_before_its_welcome() -> N
     finally:
         ht.stop()
         table.close()
+
+
+def test_a_removed_guest_is_told_bye_and_comes_back_only_to_watch() -> None:
+    """The host removes a connected guest over the wire: her connection gets ``bye``
+    (``removed``) and closes, her seat is a CPU's, and her remembered seat now only lets her
+    watch (no seat, no hand) until the host allows her back."""
+    from tests.net_bots import host_bot, join, make_table, run_until
+
+    table = make_table("track", {"rules": "classic", "seats": 4}, seats=4)
+    ht = HostThread(table, bind="127.0.0.1", port=0, discovery=("127.0.0.1", 0),
+                    tick_interval=0.005).start()
+    try:
+        host = host_bot(ht)
+        link = ht.link.__class__("127.0.0.1", ht.port, ht.code)
+        bea = join(link, "Bea")
+        run_until([host, bea], lambda: bea.seat is not None and bea.seats != [], what="Bea in")
+        seat = bea.seat
+        assert seat is not None and table.seat_info(seat)["kind"] == "person"
+        remembered = bea.c.credential
+        assert host.c.send({"t": "remove", "seat": seat})
+        run_until([host, bea], lambda: any(kind(m) == "bye" for m in bea.log),
+                  what="Bea's bye")
+        bye = next(m for m in bea.log if kind(m) == "bye")
+        assert bye["reason"] == "removed"
+        assert table.seat_info(seat)["kind"] == "cpu"
+        back = join(link, "Bea", token=remembered)
+        run_until([host, back], lambda: back.snapshots > 0, what="Bea watching")
+        assert back.seat is None  # a watcher: no seat
+        assert back.view is not None and not back.view.get("hand")  # and no hand
+        back.c.close()
+        bea.c.close()
+        host.c.close()
+    finally:
+        ht.stop()
+        table.close()
