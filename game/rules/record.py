@@ -185,7 +185,8 @@ def _num(x: float | None, digits: int = 3) -> str:
 
 
 def format_annotation(a: Annotation) -> str:
-    parts = ["review", f"cpu={a.cpu or '-'}", f"before={_num(a.before)}",
+    parts = ["review"] + ([f"seat={a.seat}"] if a.n == 0 else [])
+    parts += [f"cpu={a.cpu or '-'}", f"before={_num(a.before)}",
              f"after={_num(a.after)}"]
     if a.turns_cpu is not None or a.turns_after is not None:
         parts += [f"turns_cpu={_num(a.turns_cpu, 1)}", f"turns={_num(a.turns_after, 1)}"]
@@ -217,6 +218,7 @@ def format_record(rec: Record) -> str:
     notes: dict[int, list[Annotation]] = {}
     for a in rec.annotations:
         notes.setdefault(a.n, []).append(a)
+    lines += [format_annotation(a) for a in notes.get(0, ())]  # whole-game notes
     for p in rec.plays:
         by = "" if p.by == _default_by(rec.seats[p.seat]) else f" {p.by}"
         text = f"{p.n}. {p.seat} {p.token}{by}"
@@ -271,7 +273,7 @@ def parse_annotation(text: str, n: int, seat: int, no: int) -> Annotation:
     vals: dict[str, str] = {}
     for item in fields.split():
         k, eq, v = item.partition("=")
-        if not eq or k not in ("cpu", "before", "after", "turns_cpu", "turns"):
+        if not eq or k not in ("seat", "cpu", "before", "after", "turns_cpu", "turns"):
             raise RecordError(no, f"a review annotation has a bad field {item!r}")
         vals[k] = v
 
@@ -285,6 +287,10 @@ def parse_annotation(text: str, n: int, seat: int, no: int) -> Annotation:
             raise RecordError(no, f"a review annotation's {key} {v!r} is not a number") from None
 
     cpu = vals.get("cpu", "-")
+    if "seat" in vals:
+        if not vals["seat"].isdigit():
+            raise RecordError(no, f"a review annotation's seat {vals['seat']!r} is not a seat")
+        seat = int(vals["seat"])
     return Annotation(n, seat, None if cpu == "-" else cpu, num("before"), num("after"),
                       reason.strip(), num("turns_cpu"), num("turns"))
 
@@ -326,10 +332,13 @@ def parse_record(text: str) -> Record:
             raise RecordError(no, f"not a Tee Table record (no [Format \"{RECORD_FORMAT} ...\"]"
                                   " header)")
         if not body:
-            if plays:
-                plays[-1][5].extend(comments)
-            else:
-                pre.extend(comments)
+            for c in comments:
+                if c.startswith("review ") and not plays:
+                    notes.append((0, 0, c, no))
+                elif plays:
+                    plays[-1][5].append(c)
+                else:
+                    pre.append(c)
             continue
         m = _PLAY_RE.match(body)
         if not m:

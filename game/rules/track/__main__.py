@@ -120,8 +120,8 @@ def replay_file(path: str, out: TextIO) -> int:
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise RulesError(f"cannot read {path}: {e}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise RulesError(f"cannot read {path}: {err}") from None
     rec, _final = read_record(text)
     if rec.game != "track":
         raise RulesError(f"{path} is a record of the {rec.game} game: use "
