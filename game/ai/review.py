@@ -15,15 +15,18 @@ Hidden cards are never read: the record is replayed to the full state, but the r
 starts from ``rules.view(state, seat)`` (the seat's own view at that moment) and from then on
 only from the view: the CPU's choice is Nasty's (``game.ai.track.nasty`` /
 ``game.ai.layout.nasty``), and the chances come from rollouts on ``RULES.determinize(view,
-...)`` deals, Nasty's own machinery (the Tricky-lite policy ``lite_choice`` on ``gen_legal``
-and ``apply_play``), played out to the end of the game with common deals for the CPU's choice
-and the play made. Solo games count turns instead: the expected turns to finish after the
+...)`` deals with Nasty's own machinery: the same deals for the CPU's choice and the play made,
+Nasty's rollout length (``ROLLOUT_ROUNDS``) of its Tricky-lite policy (``lite_choice`` on
+``gen_legal``/``apply_play``), then Nasty's leaf evaluation turned into a chance by a logistic
+fitted to whole games (:data:`CHANCE_SCALE`); Trash plays whole games out (its moves are
+cheap). Solo games count turns instead: the expected turns to finish after the
 CPU's choice and after the play, and (in the summary annotation, play 0) the whole game's turn
 count against the Nasty CPU's own game on the same deal.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -38,6 +41,11 @@ ROLLOUT_SHARE = 0.5
 MIN_ROLLOUTS = 6  # per candidate, whatever the budget
 MAX_ROLLOUTS = 400
 MAX_PLIES = 5000  # a rollout that has not ended by then counts as a half win
+#: Nasty's evaluation (in holes) -> chance to win: ``1 / (1 + exp(-(score / scale + b)))`` with
+#: ``b = log(1 / (teams - 1))`` (an even position is worth 1/teams). The scales were fitted by
+#: likelihood to 250 Tricky-lite games per rule set (4 and 6 seats; b came out at the formula's
+#: value by itself at 3 teams).
+CHANCE_SCALE = {"tees": 260.0, "classic": 300.0, "team": 800.0}
 _MASK = (1 << 62) - 1
 
 
@@ -48,16 +56,26 @@ def review_key(seat: int | None, budget_ms: float) -> str:
 # ------------------------------------------------------------------------------ rollouts
 
 
+def _chance(score: float, rules: str, nteams: int) -> float:
+    """Nasty's leaf evaluation as a chance to win: a logistic fitted to lite-policy games."""
+    z = score / CHANCE_SCALE[rules] + math.log(1.0 / max(1, nteams - 1))
+    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+
+
 def _track_rollouts(view: Mapping[str, Any], tokens: Sequence[str], seed: int,
                     samples: int | None, deadline: float, solo: bool) -> list[float]:
-    """Mean result per token over common deals: the team's share of wins, or (solo) the turns
-    to finish."""
-    from game.ai.track import lite_choice
+    """Mean result per token over common deals: the team's chance to win (Nasty's rollout:
+    its rounds of Tricky-lite play, then its evaluation as a chance), or (solo) the turns to
+    finish (played out to the end)."""
+    from game.ai.track import ROLLOUT_ROUNDS, Know, evaluate, lite_choice
     from game.rules.track import RULES
     from game.rules.track.engine import apply_play, gen_legal
 
     seat = view["seat"]
     team = next(i for i, t in enumerate(view["teams"]) if seat in t)
+    nteams = len(view["teams"])
+    rules = str(view["config"]["rules"])
+    depth = MAX_PLIES if solo else int(ROLLOUT_ROUNDS[rules] * len(view["pegs"])) - 1
     start = int(view["plays"])
     totals = [0.0] * len(tokens)
     k = 0
@@ -70,13 +88,16 @@ def _track_rollouts(view: Mapping[str, Any], tokens: Sequence[str], seed: int,
         for j, tok in enumerate(tokens):
             s, _ = apply_play(det, seat, by_tok[tok], events=False)
             plies = 0
-            while s.turn >= 0 and plies < MAX_PLIES:
+            while s.turn >= 0 and plies < depth:
                 s, _ = apply_play(s, s.turn, lite_choice(s, s.turn, gen_legal(s)), events=False)
                 plies += 1
             if solo:
                 totals[j] += s.nplays - start
+            elif s.turn < 0:
+                totals[j] += 1.0 if s.winner == team else 0.0
             else:
-                totals[j] += 0.5 if s.turn >= 0 else (1.0 if s.winner == team else 0.0)
+                score = evaluate(s, s.pegs, team, Know(s, seat), s.hands[seat], seat)
+                totals[j] += _chance(score, rules, nteams)
         k += 1
     return [t / k for t in totals]
 
