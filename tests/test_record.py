@@ -36,7 +36,7 @@ TRACK_SETS = [
     ("team", [{"rules": "team", "seats": 4}, {"rules": "team", "seats": 6},
               {"rules": "team", "seats": 8, "teams": 2}]),
 ]
-LAYOUT_CONFIGS = [{"seats": 2, "layout_size": 4}, {"seats": 3, "layout_size": 3},
+LAYOUT_CONFIGS = [{"seats": 2, "layout_size": 4}, {"seats": 3}, {"seats": 3, "layout_size": 3},
                   {"seats": 4, "layout_size": 2, "last_chance": True},
                   {"seats": 5, "layout_size": 2, "wild": "K", "upcard": True}]
 FAST = int(os.environ.get("TEE_TABLE_RECORD_GAMES", "0"))  # override the count per rule set

@@ -171,6 +171,14 @@ def test_trash_is_reviewed_with_the_hints_words() -> None:
     assert all(any(w in a.reason for w in words) for a in chosen)
 
 
+def test_the_trash_race_by_hand() -> None:
+    assert rv.race_chance([1, 2], 0) == pytest.approx(0.75)  # wins hand 1, or hand 2 after
+    assert rv.race_chance([2, 1, 1], 0) == pytest.approx(1 / 9)  # must win the next two
+    assert rv.race_chance([3, 3, 3], 1) == pytest.approx(1 / 3)
+    assert sum(rv.race_chance([4, 2, 7, 3], i) for i in range(4)) == pytest.approx(1.0)
+    assert rv.race_chance([0, 2], 0) == 1.0 and rv.race_chance([0, 2], 1) == 0.0
+
+
 def test_bad_input_is_refused(classic: str) -> None:
     with pytest.raises(ValueError, match="no seat 7"):
         rv.review(classic, 7, 300)

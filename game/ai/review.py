@@ -18,10 +18,11 @@ only from the view: the CPU's choice is Nasty's (``game.ai.track.nasty`` /
 ...)`` deals with Nasty's own machinery: the same deals for the CPU's choice and the play made,
 Nasty's rollout length (``ROLLOUT_ROUNDS``) of its Tricky-lite policy (``lite_choice`` on
 ``gen_legal``/``apply_play``), then Nasty's leaf evaluation turned into a chance by a logistic
-fitted to whole games (:data:`CHANCE_SCALE`); Trash plays whole games out (its moves are
-cheap). Solo games count turns instead: the expected turns to finish after the
-CPU's choice and after the play, and (in the summary annotation, play 0) the whole game's turn
-count against the Nasty CPU's own game on the same deal.
+fitted to whole games (:data:`CHANCE_SCALE`); Trash plays the hand out, then counts the race
+for the rest of the game from the new layout sizes (:func:`race_chance`). Solo games count
+turns instead: the expected turns to finish after the CPU's choice and after the play, and
+(in the whole-game annotation, play 0) the game's turn count against the Nasty CPU's own game
+on the same deal.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from typing import Any
 from game.rules.cards import Rng
 from game.rules.record import Annotation, Record, format_record, parse_record, replay, rules_of
 
-__all__ = ["ROLLOUT_SHARE", "review", "review_cached", "review_key", "review_play", "summary"]
+__all__ = ["ROLLOUT_SHARE", "race_chance", "review", "review_cached", "review_key",
+           "review_play", "summary"]
 
 #: Share of the budget for the chances (the rest is Nasty's own choice).
 ROLLOUT_SHARE = 0.5
@@ -102,8 +104,35 @@ def _track_rollouts(view: Mapping[str, Any], tokens: Sequence[str], seed: int,
     return [t / k for t in totals]
 
 
+def race_chance(sizes: Sequence[int], seat: int) -> float:
+    """Trash: the chance that ``seat`` is the first to win ``sizes[seat]`` more hands when every
+    hand is won by one seat, each as likely (last-chance ties left out). Exact: the sum over
+    the hand ``m + 1`` that ``seat`` wins last of ``m! [x^m] x^(s-1)/(s-1)! * prod_j
+    sum_(k<s_j) x^k/k!`` over ``n^(m+1)``."""
+    n = len(sizes)
+    if sizes[seat] <= 0:
+        return 1.0
+    if any(z <= 0 for z in sizes):
+        return 0.0
+    poly = [0.0] * (sizes[seat] - 1) + [1.0 / math.factorial(sizes[seat] - 1)]
+    for j, z in enumerate(sizes):
+        if j == seat:
+            continue
+        factor = [1.0 / math.factorial(k) for k in range(z)]
+        out = [0.0] * (len(poly) + len(factor) - 1)
+        for a, pa in enumerate(poly):
+            if pa:
+                for b, fb in enumerate(factor):
+                    out[a + b] += pa * fb
+        poly = out
+    return sum(c * math.factorial(m) / n ** (m + 1) for m, c in enumerate(poly) if c)
+
+
 def _layout_rollouts(view: Mapping[str, Any], tokens: Sequence[str], seed: int,
                      samples: int | None, deadline: float) -> list[float]:
+    """Mean chance per token over common deals: the hand is played out (a live top discard
+    is taken, else the stock; wild cards at random), then the race from the new sizes
+    (:func:`race_chance`); a game that ends in the rollout counts as won or lost."""
     from game.rules.layout import apply_in_place, determinize, legal_tokens
     from game.rules.layout.engine import is_live
 
@@ -118,9 +147,10 @@ def _layout_rollouts(view: Mapping[str, Any], tokens: Sequence[str], seed: int,
         rng = Rng.from_seed(f"review-layout/{seed}/{k}")
         for j, tok in enumerate(tokens):
             s = det.copy()
+            hand = s.hand
             apply_in_place(s, seat, tok, None)
             plies = 0
-            while plies < MAX_PLIES:
+            while plies < MAX_PLIES and s.hand == hand:
                 lg = legal_tokens(s)
                 if not lg:
                     break
@@ -132,10 +162,10 @@ def _layout_rollouts(view: Mapping[str, Any], tokens: Sequence[str], seed: int,
                     p = lg[rng.below(len(lg))]
                 apply_in_place(s, s.turn, p, None)
                 plies += 1
-            if not s.winners:
-                totals[j] += 0.5
-            else:
+            if s.winners:
                 totals[j] += (1.0 / len(s.winners)) if seat in s.winners else 0.0
+            else:
+                totals[j] += race_chance(s.sizes, seat)
         k += 1
     return [t / k for t in totals]
 
