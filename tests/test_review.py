@@ -131,6 +131,10 @@ def test_the_summary_names_the_three_biggest_swings_per_side() -> None:
     assert rv.summary(notes, [[0, 2], [1, 3]], top=1) == {0: [notes[5]], 1: [notes[2]]}
 
 
+def test_the_sides_of_a_record(classic: str) -> None:
+    assert rv.sides(classic) == [[0, 2], [1, 3]]  # classic 4 seats: partners sit opposite
+
+
 def test_solo_compares_turns_with_the_cpu() -> None:
     text = tricky_game({"rules": "classic", "seats": 1, "mode": "solo"}, 4, {0})
     rec = parse_record(text)

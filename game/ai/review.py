@@ -36,7 +36,7 @@ from game.rules.cards import Rng
 from game.rules.record import Annotation, Record, format_record, parse_record, replay, rules_of
 
 __all__ = ["ROLLOUT_SHARE", "race_chance", "review", "review_cached", "review_key",
-           "review_play", "summary"]
+           "review_play", "sides", "summary"]
 
 #: Share of the budget for the chances (the rest is Nasty's own choice).
 ROLLOUT_SHARE = 0.5
@@ -321,3 +321,10 @@ def summary(annotations: Sequence[Annotation], teams: Sequence[Sequence[int]], t
         notes.sort(key=lambda a: (-abs(_swing(a)), a.n))
         out[t] = notes[:top]
     return out
+
+
+def sides(record_text: str) -> list[list[int]]:
+    """The record's teams (seats per side), for :func:`summary`."""
+    rec = parse_record(record_text)
+    rules = rules_of(rec.game)
+    return rules.teams(rules.new_game(rules.normalize_config(rec.config), rec.seed))
