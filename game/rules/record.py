@@ -136,6 +136,16 @@ def _rules_mode(game: str, config: Mapping[str, Any]) -> tuple[str, str]:
 # ------------------------------------------------------------------------------ building
 
 
+def _apply(rules: GameRules, state: Any, seat: int, token: str, events: bool
+           ) -> tuple[Any, list[dict[str, Any]]]:
+    """``rules.apply``, without building events where the engine can skip them (track)."""
+    if not events and rules.name == "track":
+        out: tuple[Any, list[dict[str, Any]]] = rules.apply(  # type: ignore[call-arg]
+            state, seat, token, events=False)
+        return out
+    return rules.apply(state, seat, token)
+
+
 def make_record(game: str, config: Mapping[str, Any], seed: int,
                 seats: Sequence[RecordSeat], plays: Sequence[tuple[int, str, str]], *,
                 date: str, version: str, points: str = "",
@@ -156,7 +166,7 @@ def make_record(game: str, config: Mapping[str, Any], seed: int,
         if by not in BYS:
             raise RecordError(0, f"play {i}: unknown maker {by!r}")
         try:
-            state, _ = rules.apply(state, seat, token)
+            state, _ = _apply(rules, state, seat, token, False)
         except RulesError as e:
             raise RecordError(0, f"play {i} ({seat} {token}) does not replay: {e}") from None
         out.append(RecordPlay(i, seat, str(token), by))
@@ -461,7 +471,7 @@ def steps(rec: Record, *, events: bool = True) -> Iterator[Step]:
             raise RecordError(p.line, f"play {p.n}: it is seat {mover}'s turn, not seat "
                                       f"{p.seat}'s (a line is missing, or the seed is wrong)")
         try:
-            after, evs = rules.apply(state, p.seat, p.token)
+            after, evs = _apply(rules, state, p.seat, p.token, events)
         except RulesError as e:
             raise RecordError(p.line, f"play {p.n} ({p.token}) does not replay: "
                                       f"{' '.join(str(e).split())}") from None
