@@ -42,10 +42,10 @@ from game.client.app import App  # noqa: E402
 from game.client.board import ring  # noqa: E402
 from game.client.session import LocalSession  # noqa: E402
 from game.client.table_scene import TrackTableScene  # noqa: E402
-from game.client.testing import FixedStart  # noqa: E402
 from game.cpu_worker import SyncCpu  # noqa: E402
 from game.rules.track import RULES as TRACK  # noqa: E402
 from game.store import Store  # noqa: E402
+from tests.client_testing import FixedStart  # noqa: E402
 
 CPU_P95: list[float] = []
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from game.client.app import App
 from game.client.session import LocalSession
-from game.client.table_scene import TrackTableScene, open_table
-from game.client.testing import FixedStart, frames, make_app
+from game.client.table_scene import TrackTableScene
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
+from tests.client_testing import FixedStart, frames, make_app
 
 LOOPBACK = {"bind": "127.0.0.1", "port": 0, "discovery": None}
 
@@ -36,7 +36,7 @@ def table_app(folder: Path, *, virtual_time: bool = True, loopback: bool = False
 def close_app(app: App) -> None:
     """Close every open scene's session, then the app."""
     for s in app.scenes:
-        if hasattr(s, "session"):
+        if s.session is not None:
             s.session.close()
     app.close()
 
@@ -68,7 +68,7 @@ def open_fixed_table(app: App, position: str = SPLIT_POSITION, name: str = "Play
                            cpu=SyncCpu(), clock=app.table_clock,
                            rules=FixedStart(TRACK, position))
     assert session.sit(0, name).ok and session.start().ok
-    table = app.push(open_table(app, session))
+    table = app.open_table(session)
     assert isinstance(table, TrackTableScene)
     frames(app, n_frames)
     return table

@@ -19,20 +19,38 @@ from game.client.anim import (
 
 def test_clock_stops_when_paused_and_runs_at_the_table_speed() -> None:
     c = TableClock()
-    assert c.tick(0.5) == 0.5
+    assert c.tick(0.5) == 0.5  # normal: frame time is normal-speed time
     c.paused = True
     assert c.tick(0.5) == 0.0
     assert c.time == 0.5
     c.paused = False
-    c.set_speed("blitz")
-    assert c.tick(0.5) == pytest.approx(1.5)
-    c.set_speed(2.0)
+    c.set_speed("blitz")  # scale 0.3: 0.3 s of frame time plays a normal second
+    assert c.tick(0.3) == pytest.approx(1.0)
+    c.set_speed("relaxed")  # scale 1.6
+    assert c.tick(0.8) == pytest.approx(0.5)
+    c.set_speed(0.5)
     assert c.tick(0.25) == pytest.approx(0.5)
     with pytest.raises(ValueError, match="unknown table speed"):
         c.set_speed("warp")
     with pytest.raises(ValueError):
         c.set_speed(0)
-    assert c.speed == 2.0  # a refused change changes nothing
+    assert c.scale == 0.5  # a refused change changes nothing
+
+
+def test_a_speed_change_halfway_rescales_the_rest_of_a_long_move() -> None:
+    """A 10-hole move at normal (0.14 s a hole: 1.4 s), blitz from half way: the remaining
+    0.7 normal seconds take 0.7 x 0.3 = 0.21 s of frame time."""
+    clock, tl = TableClock(), Timeline()
+    tl.push(PegWalk("a", [(float(i), 0.0) for i in range(11)], step_time=0.14))
+    for _ in range(70):  # 0.7 s at normal, in 10 ms frames
+        tl.update(clock.tick(0.01))
+    assert tl.pegs()[0]["a"] == pytest.approx((5.0, 0.0), abs=0.01)  # half way: hole 5
+    clock.set_speed("blitz")
+    frames = 0
+    while not tl.idle and frames < 1000:
+        tl.update(clock.tick(0.001))
+        frames += 1
+    assert frames == pytest.approx(210, abs=2)  # 0.21 s, not the 0.7 s left at normal
 
 
 def test_tween_eases_and_reports_overshoot() -> None:
@@ -141,3 +159,36 @@ def test_group_plays_parts_together_and_card_flights_draw() -> None:
     assert card.sprite == "card_KH" and 20 < card.width < 40
     g.update(0.5)
     assert g.done and g.cards()[0].pos == pytest.approx((10, 10))
+
+
+def test_a_sequence_plays_its_parts_one_by_one_as_one_timeline_entry() -> None:
+    from game.client.anim import Serial
+
+    landed: list[int] = []
+    flights = []
+    for k in range(4):
+        f = CardFlight("card_back", (0, 0), (10.0 * (k + 1), 0), 10, 10, duration=0.25,
+                       sound=None)
+        f.on_done = lambda k=k: landed.append(k)
+        flights.append(f)
+    lead = Wait(0.5)
+    lead.cue(0.0, "deal")
+    seq = Serial([lead, *flights])
+    assert seq.duration == pytest.approx(1.5)
+    tl = Timeline(backlog=1)  # five animations as one entry: no catch-up
+    tl.push(seq)
+    assert tl.rate == 1.0
+    assert tl.update(0.25) == ["deal"] and tl.cards() == []  # the lead: no card yet
+    tl.update(0.25 + 0.125)  # half way through the first card
+    assert landed == [] and len(tl.cards()) == 1
+    tl.update(0.25)
+    assert landed == [0] and tl.cards()[0].pos[0] == pytest.approx(10.0, abs=6)
+    tl.update(0.5)
+    assert landed == [0, 1, 2] and not tl.idle
+    tl.update(0.2)
+    assert landed == [0, 1, 2, 3] and tl.idle
+    cut = Serial([Wait(1.0), flights[0]])
+    landed.clear()
+    tl.push(cut)
+    tl.finish()  # cut short: every part's on_done still runs
+    assert landed == [0]

@@ -11,12 +11,12 @@ import pytest
 from game.client.app import App
 from game.client.e2e import ENV, E2EHook
 from game.client.session import LocalSession
-from game.client.table_scene import TrackTableScene, open_table
-from game.client.testing import FixedStart, frames, key, make_app
+from game.client.table_scene import TrackTableScene
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
 from tests.client_app import SPLIT_POSITION as POSITION
 from tests.client_app import open_fixed_table
+from tests.client_testing import FixedStart, frames, key, make_app
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def test_table_status_turn_legal_pause_and_messages(hooked: tuple[App, Path]) ->
                            cpu=SyncCpu(), clock=app.table_clock,
                            rules=FixedStart(TRACK, POSITION))
     assert session.sit(0, "Ada").ok and session.set_cpu(2, "nasty").ok and session.start().ok
-    table = app.push(open_table(app, session))
+    table = app.open_table(session)
     assert isinstance(table, TrackTableScene)
     frames(app)
     app.e2e.after_frame(app, now=app.e2e.last_write + 1.0)

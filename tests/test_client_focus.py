@@ -18,11 +18,11 @@ from game.client import screens
 from game.client.app import App
 from game.client.lobby import LobbyScene
 from game.client.table_scene import MESSAGE_SECONDS, AdminOverlay, TrackTableScene
-from game.client.testing import click, frames, key
 from game.cpu_worker import SyncCpu
 from game.table import SeatSpec, Table
 from net.host import HostThread
 from tests.client_app import close_app, open_fixed_table, table_app
+from tests.client_testing import click, frames, key
 
 
 @pytest.fixture

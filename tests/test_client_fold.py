@@ -3,10 +3,10 @@
 from pathlib import Path
 
 from game.client.session import LocalSession
-from game.client.table_scene import TrackTableScene, open_table
-from game.client.testing import frames, make_app
+from game.client.table_scene import TrackTableScene
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
+from tests.client_testing import frames, make_app
 
 TEES = {"rules": "tees", "seats": 4}
 
@@ -28,7 +28,7 @@ def test_folded_seat_sees_why_its_hand_is_empty(tmp_path: Path) -> None:
         session = LocalSession("track", TEES, speed="blitz", seed=seed, cpu=SyncCpu(),
                                clock=app.table_clock)
         assert session.sit(0, "Player").ok and session.start().ok
-        table = app.push(open_table(app, session))
+        table = app.open_table(session)
         assert isinstance(table, TrackTableScene)
         frames(app)
         assert table.view()["hand"] == []
@@ -48,7 +48,7 @@ def test_classic_hands_never_get_the_note(tmp_path: Path) -> None:
         session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="blitz", seed=1,
                                cpu=SyncCpu(), clock=app.table_clock)
         assert session.sit(0, "Player").ok and session.start().ok
-        table = app.push(open_table(app, session))
+        table = app.open_table(session)
         frames(app)
         assert table.empty_hand_note([]) is None
         session.close()

@@ -13,13 +13,13 @@ from game.client import screens
 from game.client.app import App
 from game.client.lobby import LobbyScene
 from game.client.table_scene import TrackTableScene
-from game.client.testing import click, key, type_text
 from game.cpu_worker import SyncCpu
 from game.table import SeatSpec, Table
 from net.client import Client
 from net.host import HostThread
 from tests import client_app
 from tests.client_app import close_app, table_app
+from tests.client_testing import click, key, type_text
 
 
 @pytest.fixture

@@ -12,12 +12,11 @@ from game.client.app import App
 from game.client.layout_scene import LayoutTableScene
 from game.client.lobby import LobbyScene
 from game.client.session import LocalSession
-from game.client.table_scene import open_table
-from game.client.testing import FixedStart, click, frames, key
 from game.cpu_worker import SyncCpu
 from game.rules.cards import parse_card
 from game.rules.layout import RULES as LAYOUT
 from tests.client_app import close_app, table_app
+from tests.client_testing import FixedStart, click, frames, key
 
 WILD_POSITION = (
     "layout seats=4 wild=J lastchance=0 upcard=0 size=10 first=- seed=0 hand=1 leader=0 "
@@ -90,7 +89,7 @@ def _wild_choice(app: App) -> LayoutTableScene:
     s = LocalSession("layout", {"seats": 4}, speed="blitz", cpu=SyncCpu(),
                      clock=app.table_clock, rules=FixedStart(LAYOUT, WILD_POSITION))
     assert s.sit(0, "Player").ok and s.start().ok
-    table = app.push(open_table(app, s))
+    table = app.open_table(s)
     assert isinstance(table, LayoutTableScene)
     for _ in range(20):
         app.frame(0.5)  # let the opening animations finish
@@ -160,7 +159,7 @@ def test_hint_names_the_place_and_why_without_waiting(app: App) -> None:
 @pytest.mark.parametrize("size", [(1280, 720), (800, 600)])
 def test_every_table_size_fits_and_the_own_layout_is_largest(app: App,
                                                              size: tuple[int, int]) -> None:
-    from game.client.testing import resize
+    from tests.client_testing import resize
 
     resize(app, *size)
     screen = pygame.Rect(0, 0, *size)
@@ -168,7 +167,7 @@ def test_every_table_size_fits_and_the_own_layout_is_largest(app: App,
         s = LocalSession("layout", {"seats": n}, speed="blitz", cpu=SyncCpu(),
                          clock=app.table_clock)
         s.sit(0, "Player")
-        table = app.push(open_table(app, s))
+        table = app.open_table(s)
         assert isinstance(table, LayoutTableScene)
         frames(app)
         mine = table.place_rects[0]

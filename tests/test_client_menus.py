@@ -9,8 +9,8 @@ import pytest
 
 from game.client import screens
 from game.client.app import App
-from game.client.testing import click, frames, key, make_app, resize, type_text
 from game.store import Store
+from tests.client_testing import click, frames, key, make_app, resize, type_text
 
 
 @pytest.fixture

@@ -16,14 +16,15 @@ from game.client.app import App, run, start_hosting
 from game.client.e2e import ENV
 from game.client.lobby import LobbyScene
 from game.client.table_scene import TrackTableScene
-from game.client.testing import click, frames, key
 from game.cpu_worker import SyncCpu
 from game.launch import build_parser
+from game.launch.window import host_request
 from game.table import Table
 from net.client import Client
 from net.host import HostThread
 from tests import client_app
 from tests.client_app import table_app
+from tests.client_testing import click, frames, key
 
 
 def new_app(folder: Path) -> App:
@@ -41,7 +42,7 @@ def test_host_options_from_the_command_line(tmp_path: Path) -> None:
         "--no-discovery", "--code", "kqxf", "--name", "Zed"])
     app = new_app(tmp_path)
     try:
-        assert start_hosting(app, args) is None, app.message
+        assert start_hosting(app, host_request(args)) is None, app.message
         lobby = app.top
         assert isinstance(lobby, LobbyScene) and lobby.kind == "host"
         s = lobby.session
@@ -65,13 +66,13 @@ def test_bad_host_options_are_explained_and_nothing_opens(tmp_path: Path) -> Non
                                       "--bind", "127.0.0.1", "--no-discovery"])
     app = new_app(tmp_path)
     try:
-        problem = start_hosting(app, args)
+        problem = start_hosting(app, host_request(args))
         assert problem is not None and "KEY=VALUE" in problem
         assert isinstance(app.top, screens.TitleScene) and app.message == problem
         args = build_parser().parse_args(["--host", "--seats", "5", "--rules", "tees",
                                           "--port", "0", "--bind", "127.0.0.1",
                                           "--no-discovery"])
-        problem = start_hosting(app, args)
+        problem = start_hosting(app, host_request(args))
         assert problem is not None and problem.startswith("Could not open that table")
         assert isinstance(app.top, screens.TitleScene)
         assert not list((tmp_path / "saves").glob("*.jsonl"))  # nothing half-created
@@ -87,7 +88,8 @@ def test_run_opens_straight_into_hosting_with_the_name(tmp_path: Path,
     args = build_parser().parse_args([
         "--host", "--game", "layout", "--seats", "3", "--cpu", "easy", "--port", "0",
         "--bind", "127.0.0.1", "--no-discovery", "--code", "MNPQ", "--name", "Zed"])
-    assert run((800, 600), False, frames=60, data=tmp_path / "data", host=args) == 0
+    assert run((800, 600), False, frames=60, data=tmp_path / "data", host=host_request(args),
+               name=args.name) == 0
     st = json.loads((out / "status.json").read_text())
     assert st["scene"] == "lobby", st
     t = st["table"]

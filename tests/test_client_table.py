@@ -18,10 +18,10 @@ from game.client.app import App
 from game.client.describe import describe_parts
 from game.client.lobby import LobbyScene
 from game.client.table_scene import TrackTableScene, describe_token
-from game.client.testing import click, frames, key, type_text
 from game.rules.track import RULES as TRACK
 from game.store import Store
 from tests.client_app import SPLIT_POSITION, close_app, open_fixed_table, table_app
+from tests.client_testing import click, frames, key, type_text
 
 
 @pytest.fixture
@@ -192,6 +192,7 @@ def test_hot_seat_covers_the_hand_until_its_owner_taps_in(app: App) -> None:
     assert not table.my_turn()  # covered: no card can be picked
     key(app, pygame.K_1)
     assert table.choice.card is None
+    app.frame(0.5)  # the cover takes a tap-in once armed (not the same gesture's end)
     click(app, table.hand_rect.center)
     assert not table.public["cover"] and table.session.screen_seat() == owner
 
@@ -312,7 +313,7 @@ def test_split_chosen_by_keyboard_only(app: App) -> None:
 
 def test_table_relayouts_on_resize(app: App) -> None:
     table = open_local_table(app)
-    from game.client.testing import resize
+    from tests.client_testing import resize
 
     resize(app, 800, 600)
     g = table.geom
@@ -423,3 +424,32 @@ def test_moves_list_lines_are_distinct_and_never_name_a_hole(cfg: dict[str, Any]
             assert re.findall(r"(?<![+\-\w])\d+\b", rest) == [], line
         state, _events = TRACK.apply(state, seat, rng.choice(legal))
     assert {"o", "f", "b"} <= kinds  # come-outs, forward and backward moves were described
+
+
+def test_a_speed_change_rescales_the_move_still_playing(app: App) -> None:
+    """Speed lives in the clock: a 10-hole move queued at normal (0.1 + 10 x 0.14 = 1.5 s),
+    the host switches to blitz (scale 0.3) half way: the other 0.75 s take 0.225 s."""
+    from game.client.session import LocalSession
+    from game.cpu_worker import SyncCpu
+    from tests.client_app import SPLIT_POSITION
+    from tests.client_testing import FixedStart
+
+    session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="normal",
+                           cpu=SyncCpu(), clock=app.table_clock,
+                           rules=FixedStart(TRACK, SPLIT_POSITION))
+    assert session.sit(0, "Ada").ok and session.start().ok
+    table = app.open_table(session)
+    assert isinstance(table, TrackTableScene)
+    frames(app)
+    table.timeline.finish()  # the opening, out of the way
+    table.animate([{"type": "move", "colour": 0, "peg": 3, "from": 12, "to": 22,
+                    "path": list(range(13, 23))}])
+    for _ in range(75):  # 0.75 s at normal: half way
+        app.frame(0.01)
+    assert not table.timeline.idle
+    assert session.set_speed("blitz").ok
+    n = 0
+    while not table.timeline.idle and n < 200:
+        app.frame(0.01)
+        n += 1
+    assert 22 <= n <= 24  # 0.225 s of 10 ms frames (75 frames had the speed stayed normal)

@@ -52,6 +52,10 @@ class RaceState:
 
 class Race:
     name = "race"
+    title = "Race"
+    min_seats = 1
+    max_seats = 4
+    hides_hands_from_neighbours = True
 
     def normalize_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         cfg = {"seats": 2, "target": 30, "teams": False, "hands": None, "deck": None}
@@ -95,6 +99,12 @@ class Race:
         if state.winners is not None:
             return []
         return [card_text(c) for c in sorted(set(state.hands[state.turn]))]
+
+    def start(self, config: Mapping[str, Any], seed: int) -> tuple[RaceState, list[dict]]:
+        return self.new_game(config, seed), []
+
+    def legal_tokens(self, state: RaceState) -> list[str]:
+        return self.legal_plays(state)
 
     def parse_play(self, state: RaceState, token: str) -> str:
         try:

@@ -115,7 +115,7 @@ SHOTS: dict[str, Shot] = {
 def extra_shots() -> dict[str, Shot]:
     """Screens of the tables (added by their modules when they are importable)."""
     try:
-        from game.client import shots
+        from tools import shots
     except ImportError:
         return {}
     return shots.SHOTS

@@ -5,16 +5,19 @@ host=None)`` (``host``: the launcher's argparse Namespace; ``--host`` without ``
 opens straight into hosting a table built from the host options, ``--resume SAVE`` reopens a
 saved one, ``--name`` is the person's name for that run).
 
-Modules: ``app`` (window, loop, scene stack, settings, starting/joining tables), ``scene``
-(the scene base), ``widgets`` (buttons, choices, toggles, sliders, text input, lists, focus),
-``assets`` (the one cached loader), ``theme`` (colours, sizes), ``screens`` (title, new table,
-join, settings, records, rules), ``lobby``, ``table_scene`` (the track table), ``layout_scene``
-(the Trash table), ``board`` (track board geometry, hit-testing, drawing), ``anim`` (table
-clock, tweens, event timeline), ``session`` (a local table) and ``net_session`` (a LAN table,
-hosted or joined), ``testing`` and ``shots`` (driving the loop for tests and screenshots),
+Modules: ``app`` (window, loop, scene stack, settings, starting/joining tables; it implements
+``stage``, the protocol scenes talk to, and owns ``router``, which maps screen names and
+sessions to scene classes), ``scene`` (the scene base), ``table_base`` (what both tables
+share), ``choice`` (the track choice in progress, pygame-free), ``widgets`` (buttons, choices,
+toggles, sliders, text input, lists, focus), ``assets`` (the one cached loader), ``theme``
+(colours, sizes), ``screens`` (title, new table, join, settings, records, rules), ``lobby``,
+``table_scene`` (the track table), ``layout_scene`` (the Trash table), ``board`` (track board
+geometry, hit-testing, drawing), ``anim`` (the timeline's clock, tweens, event animations),
+``session`` (a local table) and ``net_session`` (a LAN table, hosted or joined),
 ``describe`` (track plays in words), ``hints`` (the H key's worker), ``saves`` (hosted
 tables' save files for Reopen a saved table, and joined seats' tokens so a relaunched program
-rejoins its own seat), ``e2e`` (the test hook).
+rejoins its own seat), ``e2e`` (the test hook). No scene module imports the app or another
+scene module (``tests/test_client_imports.py``).
 
 End-to-end test hook: set the environment variable ``TEE_TABLE_E2E_DIR`` to a folder and the
 client (a) rewrites ``<dir>/status.json`` atomically (temporary file + rename) at most every

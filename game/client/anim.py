@@ -6,10 +6,14 @@ waits in the queue its pegs are *pinned* where they started, so the board never 
 final place before its move has been played; the active animation moves them; a finished one
 lets go, and the peg is drawn at its place in the view.
 
-Time: :class:`TableClock` turns frame time into table time: it stops while paused and runs
-``speed`` times faster at a faster table speed. On top of that the :class:`Timeline` catches
-up: with more than ``backlog`` animations queued it plays them faster (up to ``max_rate``),
-so the screen never lags behind the table.
+Speed lives in the clock (Pygame Zero's clock): every animation is queued in *normal-speed*
+seconds (``game.table.event_duration(event, "normal")``, the table's one pacing table), and
+:class:`TableClock` turns frame time into normal-speed time at the table speed: ``dt / scale``
+with the scale of ``game.table.SPEEDS[name]`` (blitz 0.3: a second of frame time plays 3.33
+normal seconds). So a speed change rescales everything still queued or playing, on every
+screen, exactly as the host rescales its busy time. The clock stops while paused. On top of
+that the :class:`Timeline` catches up: with more than ``backlog`` animations queued it plays
+them faster (up to ``max_rate``), so the screen never lags behind the table.
 
 Nothing here reads the wall clock: time only advances through ``update(dt)``.
 """
@@ -21,13 +25,13 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
+from game.table import SPEEDS
+
 Point = tuple[float, float]
 Key = Hashable  # a peg's key, e.g. (seat, peg)
 
-# Seconds one hole step takes at each table speed (names as game.store.SPEEDS).
-SPEED_RATES = {"relaxed": 0.7, "normal": 1.0, "brisk": 1.6, "blitz": 3.0}
-STEP_TIME = 0.12  # seconds per hole at speed 1
-FLIGHT_TIME = 0.45  # a bump flight or a card flight at speed 1
+STEP_TIME = 0.12  # default normal-speed seconds per hole (scenes pass the table's durations)
+FLIGHT_TIME = 0.45  # default normal-speed seconds of a bump flight or a card flight
 
 
 def lerp(a: float, b: float, t: float) -> float:
@@ -49,28 +53,33 @@ def ease_out(t: float) -> float:
 
 
 class TableClock:
-    """Table time: ``tick(dt)`` returns the table seconds that passed in ``dt`` frame seconds
-    (0 while paused, ``dt * speed`` otherwise)."""
+    """Normal-speed time at the table speed: ``tick(dt)`` returns the normal-speed seconds
+    that pass in ``dt`` frame seconds (0 while paused, ``dt / scale`` otherwise, ``scale`` as
+    ``game.table.Speed.scale``: 1 at normal, 0.3 at blitz, 1.6 at relaxed)."""
 
-    def __init__(self, speed: float = 1.0) -> None:
-        self.speed = speed
+    def __init__(self, scale: float = 1.0) -> None:
+        self.scale = 1.0
+        self.speed_name: str | None = None
+        self.set_speed(scale)
         self.paused = False
         self.time = 0.0
 
     def set_speed(self, speed: float | str) -> None:
+        """Run at table speed ``speed``: a name of ``game.table.SPEEDS`` or a scale."""
+        name: str | None = None
         if isinstance(speed, str):
-            if speed not in SPEED_RATES:
-                raise ValueError(f"unknown table speed {speed!r} "
-                                 f"(one of {', '.join(SPEED_RATES)})")
-            speed = SPEED_RATES[speed]
+            if speed not in SPEEDS:
+                raise ValueError(f"unknown table speed {speed!r} (one of {', '.join(SPEEDS)})")
+            name, speed = speed, SPEEDS[speed].scale
         if not speed > 0:
-            raise ValueError(f"a table speed must be positive, not {speed!r}")
-        self.speed = float(speed)
+            raise ValueError(f"a table speed's scale must be positive, not {speed!r}")
+        self.scale = float(speed)
+        self.speed_name = name
 
     def tick(self, dt: float) -> float:
         if self.paused or dt <= 0:
             return 0.0
-        step = dt * self.speed
+        step = dt / self.scale
         self.time += step
         return step
 
@@ -124,6 +133,16 @@ class Anim:
         self._cue_i = 0
         #: Called by the timeline once the animation is over (to update what it shows).
         self.on_done: Callable[[], None] | None = None
+        #: Called when the animation starts playing (it reached the head of the queue).
+        self.on_start: Callable[[], None] | None = None
+        self.started = False
+
+    def begin(self) -> None:
+        """Start (once): runs ``on_start``."""
+        if not self.started:
+            self.started = True
+            if self.on_start is not None:
+                self.on_start()
 
     def cue(self, at: float, sound: str) -> None:
         self._cues.append((at, sound))
@@ -283,6 +302,65 @@ class Group(Anim):
         return [c for p in self.parts for c in p.cards()]
 
 
+class Serial(Anim):
+    """Animations played one after another as one entry of the timeline (a deal, card by
+    card: the timeline's catch-up sees one animation, and its duration is the sum)."""
+
+    def __init__(self, parts: Iterable[Anim]) -> None:
+        super().__init__()
+        self.parts = list(parts)
+        self.duration = sum(p.duration for p in self.parts)
+        self._i = 0
+
+    def update(self, dt: float) -> tuple[float, list[str]]:
+        sounds: list[str] = []
+        self.elapsed = min(self.duration, self.elapsed + dt)
+        left = dt
+        while self._i < len(self.parts):
+            p = self.parts[self._i]
+            p.begin()
+            extra, due = p.update(left)
+            sounds += due
+            if not p.done:
+                return 0.0, sounds
+            if p.on_done is not None:
+                p.on_done()
+            self._i += 1
+            left = extra
+        return left, sounds
+
+    @property
+    def done(self) -> bool:
+        return self._i >= len(self.parts)
+
+    def finish_parts(self) -> None:
+        """Run the ``on_done`` of every part not played yet (the timeline was cut short)."""
+        while self._i < len(self.parts):
+            p = self.parts[self._i]
+            p.begin()
+            if p.on_done is not None:
+                p.on_done()
+            self._i += 1
+
+    @property
+    def current(self) -> Anim | None:
+        return self.parts[self._i] if self._i < len(self.parts) else None
+
+    def pegs(self) -> dict[Key, tuple[Point, float]]:
+        cur = self.current
+        return cur.pegs() if cur is not None else {}
+
+    def pinned(self) -> dict[Key, Point]:
+        out: dict[Key, Point] = {}
+        for p in reversed(self.parts[self._i:]):
+            out.update(p.pinned())
+        return out
+
+    def cards(self) -> list[CardSprite]:
+        cur = self.current
+        return cur.cards() if cur is not None and cur.started else []
+
+
 class Timeline:
     """A queue of animations played one after another on table time, with catch-up."""
 
@@ -318,6 +396,7 @@ class Timeline:
         while self.queue and dt > 0 and guard < 10000:
             guard += 1
             head = self.queue[0]
+            head.begin()
             over, due = head.update(dt)
             sounds += due
             if head.done:
@@ -331,6 +410,7 @@ class Timeline:
         # zero-length animations at the head finish at once
         while self.queue and self.queue[0].duration <= 0 and dt == 0 and guard < 10000:
             guard += 1
+            self.queue[0].begin()
             _, due = self.queue[0].update(0.0)
             sounds += due
             head = self.queue.popleft()
@@ -344,6 +424,9 @@ class Timeline:
         while self.queue:
             head = self.queue.popleft()
             self.played += 1
+            head.begin()
+            if isinstance(head, Serial):
+                head.finish_parts()
             if head.on_done is not None:
                 head.on_done()
 

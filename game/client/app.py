@@ -22,18 +22,22 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from game.client import theme
+from game.client import router, theme
 from game.client.assets import Assets
-from game.client.scene import Scene, draw_backdrop
+from game.client.scene import draw_backdrop
+from game.client.stage import SceneLike
 from game.store import Settings, SettingsError, Store
+
+if TYPE_CHECKING:
+    from game.client.e2e import E2EHook
 
 MIN_SIZE = (480, 360)
 FPS = 60
@@ -63,7 +67,7 @@ class App:
         with contextlib.suppress(FileNotFoundError, pygame.error):
             pygame.display.set_icon(self.assets.image("icon"))
         self.apply_sound_settings()
-        self.scenes: list[Scene] = []
+        self.scenes: list[SceneLike] = []
         self.clock = pygame.time.Clock()
         self.running = True
         self.frames = 0
@@ -76,18 +80,19 @@ class App:
         self.net_options: dict[str, Any] = {}
         #: Extra arguments of ``net.client.Client`` when joining (tests: discovery targets).
         self.join_options: dict[str, Any] = {}
-        #: The end-to-end test hook (``TEE_TABLE_E2E_DIR``; see :mod:`game.client.e2e`).
-        from game.client.e2e import E2EHook
+        #: The end-to-end test hook (``TEE_TABLE_E2E_DIR``; see :mod:`game.client.e2e`), loaded
+        #: only when asked for (it reads every scene, so it imports them all).
+        self.e2e: E2EHook | None = None
+        if os.environ.get("TEE_TABLE_E2E_DIR"):
+            from game.client.e2e import E2EHook
 
-        self.e2e: E2EHook | None = E2EHook.from_env()
+            self.e2e = E2EHook.from_env()
         #: Hints think in a worker process (tests set this False: a thread instead).
         self.hint_processes = True
         self._hints: Any = None
         pygame.key.set_repeat(350, 40)
         if title_screen:
-            from game.client.screens import TitleScene
-
-            self.push(TitleScene(self))
+            self.show("title")
 
     # window --------------------------------------------------------------------
     @property
@@ -183,17 +188,17 @@ class App:
 
     # scene stack ---------------------------------------------------------------
     @property
-    def top(self) -> Scene | None:
+    def top(self) -> SceneLike | None:
         return self.scenes[-1] if self.scenes else None
 
-    def push(self, scene: Scene) -> Scene:
+    def push(self, scene: SceneLike) -> SceneLike:
         if self.scenes:
             self.scenes[-1].leave()
         self.scenes.append(scene)
         scene.enter()
         return scene
 
-    def pop(self) -> Scene | None:
+    def pop(self) -> SceneLike | None:
         if not self.scenes:
             return None
         s = self.scenes.pop()
@@ -204,19 +209,37 @@ class App:
             self.quit()
         return s
 
-    def replace(self, scene: Scene) -> Scene:
+    def replace(self, scene: SceneLike) -> SceneLike:
         if self.scenes:
             self.scenes.pop().leave()
         self.scenes.append(scene)
         scene.enter()
         return scene
 
-    def pop_to(self, kind: type[Scene]) -> None:
-        """Pop scenes until one of ``kind`` is on top."""
-        while len(self.scenes) > 1 and not isinstance(self.scenes[-1], kind):
+    # the stage: scenes ask by name (game.client.stage.Stage) -------------------
+    def show(self, name: str, **options: Any) -> SceneLike:
+        """Push the screen called ``name`` (:data:`game.client.router.SCREENS`)."""
+        return self.push(router.screen(self, name, **options))
+
+    def back_to(self, name: str) -> None:
+        """Pop scenes until the one whose ``name`` is ``name`` is on top."""
+        while len(self.scenes) > 1 and self.scenes[-1].name != name:
             self.scenes.pop().leave()
         if self.scenes:
             self.scenes[-1].enter()
+
+    def open_table(self, session: Any, replace: bool = False) -> SceneLike:
+        """Show the table scene of ``session``'s game (replacing the lobby when ``replace``)."""
+        scene = router.table_scene(self, session)
+        return self.replace(scene) if replace else self.push(scene)
+
+    def open_lobby(self, session: Any, kind: str) -> SceneLike:
+        return self.push(router.lobby_scene(self, session, kind))
+
+    def join_failed(self, reason: str, detail: str = "") -> None:
+        """A join gave up: pop its lobby and tell the Join screen under it why."""
+        self.pop()
+        router.join_failed(self.top, reason, detail)
 
     # tables --------------------------------------------------------------------
     def make_cpu(self) -> Any:
@@ -238,9 +261,7 @@ class App:
 
     def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
         """Open a table from the New table screen; returns an error text or None."""
-        from game.client.lobby import LobbyScene
         from game.client.session import LocalSession
-        from game.client.table_scene import open_table
         from game.rules.api import RulesError
         from game.table import TableError
 
@@ -259,9 +280,9 @@ class App:
             if not r.ok:
                 session.close()
                 return r.message
-            self.push(open_table(self, session))
+            self.open_table(session)
             return None
-        self.push(LobbyScene(self, session, kind))
+        self.open_lobby(session, kind)
         return None
 
     def host_new_table(self, game: str, config: dict[str, Any], speed: str,
@@ -296,7 +317,6 @@ class App:
     def _host(self, game: str, config: dict[str, Any], speed: str, kw: dict[str, Any],
               kind: str) -> str | None:
         from game.client import saves
-        from game.client.lobby import LobbyScene
         from game.client.net_session import host_table
         from game.rules.api import RulesError
         from game.table import TableError
@@ -315,14 +335,13 @@ class App:
         if hosted.save_path is not None and hosted.host_thread is not None:
             with contextlib.suppress(OSError):
                 saves.write_host_note(hosted.save_path, hosted.code, hosted.host_thread.port)
-        self.push(LobbyScene(self, hosted, kind))
+        self.open_lobby(hosted, kind)
         return None
 
     def join_table(self, target: Any) -> str | None:
         """Join a LAN table (a code or a parsed link); the lobby shows the outcome. A seat this
         program had at that table before (its token is kept in the data folder) is rejoined."""
         from game.client import saves
-        from game.client.lobby import LobbyScene
         from game.client.net_session import NetSession
         from net.client import Client
 
@@ -345,8 +364,8 @@ class App:
                             **self.join_options).start()
         except (OSError, ValueError) as e:
             return str(e)
-        self.push(LobbyScene(self, NetSession(client, on_seat=keep,
-                                              fresh_client=fresh if token else None), "join"))
+        self.open_lobby(NetSession(client, on_seat=keep,
+                                   fresh_client=fresh if token else None), "join")
         return None
 
     def quit(self) -> None:
@@ -417,7 +436,7 @@ class App:
         closed: set[int] = set()
         for s in reversed(self.scenes):
             s.leave()
-            session = getattr(s, "session", None)
+            session = router.session_of(s)
             if session is not None and id(session) not in closed:
                 closed.add(id(session))
                 with contextlib.suppress(Exception):  # closing twice is harmless
@@ -429,56 +448,38 @@ class App:
         self.store.close()
 
 
-def host_options(args: Any) -> tuple[str, dict[str, Any], str, dict[str, Any]]:
-    """``(game, config, speed, host_table options)`` from the launcher's ``--host`` options
-    (``net.cli.add_arguments``). Raises ``ValueError`` with a readable message."""
-    from game.launch.options import CliError, game_config
+@dataclass(frozen=True)
+class HostRequest:
+    """Open straight into hosting (``main.py --host``), as the launcher read it from the
+    command line: a new table of ``game`` with ``config`` at ``speed``, or ``resume`` a save;
+    ``options`` are :func:`~game.client.net_session.host_table`'s keyword arguments (``seed``,
+    ``code``, ``port``, ``bind``, ``discovery``, ``advertise``, ``save_path``, ``cpu_level``).
+    ``problem``: the launcher found the options unusable; it is shown on the title instead."""
 
-    try:
-        config = game_config(args)
-    except CliError as e:
-        raise ValueError(str(e)) from None
-    game = str(getattr(args, "game", "track"))
-    opts: dict[str, Any] = {"cpu_level": getattr(args, "cpu", "tricky")}
-    if getattr(args, "seed", None) is not None:
-        opts["seed"] = int(args.seed)
-    if getattr(args, "code", None):
-        opts["code"] = str(args.code)
-    if getattr(args, "advertise", None):
-        opts["advertise"] = str(args.advertise)
-    if getattr(args, "bind", None):
-        opts["bind"] = str(args.bind)
-    from net.codes import DEFAULT_PORT
-
-    port = getattr(args, "port", None)
-    # the usual port falls back to any free one when taken; a port asked for is kept to
-    opts["port"] = None if port in (None, DEFAULT_PORT) else int(port)
-    if getattr(args, "no_discovery", False):
-        opts["discovery"] = None
-    elif getattr(args, "discovery_port", None) is not None:
-        opts["discovery"] = ("0.0.0.0", int(args.discovery_port))
-    if getattr(args, "save", None):
-        opts["save_path"] = Path(args.save)
-    return game, config, str(getattr(args, "speed", "normal")), opts
+    game: str = "track"
+    config: dict[str, Any] = field(default_factory=dict)
+    speed: str = "normal"
+    options: dict[str, Any] = field(default_factory=dict)
+    resume: Path | None = None
+    problem: str | None = None
 
 
-def start_hosting(app: App, args: Any) -> str | None:
-    """Open straight into hosting from the launcher's options (``main.py --host``): a new
-    table, or ``--resume SAVE``. Returns an error text (also shown on the title) or None."""
-    try:
-        game, config, speed, opts = host_options(args)
-    except ValueError as e:
-        app.message = f"Cannot host: {e}"
+def start_hosting(app: App, request: HostRequest) -> str | None:
+    """Open straight into hosting (``main.py --host``): a new table, or ``--resume SAVE``.
+    Returns an error text (also shown on the title) or None."""
+    if request.problem is not None:
+        app.message = f"Cannot host: {request.problem}"
         return app.message
-    if getattr(args, "resume", None):
+    opts = request.options
+    if request.resume is not None:
         keep = {k: v for k, v in opts.items() if k in ("bind", "discovery", "advertise")}
-        if getattr(args, "code", None):
+        if opts.get("code"):
             keep["code"] = opts["code"]
         if opts.get("port") is not None:
             keep["port"] = opts["port"]
-        problem = app.reopen_table(args.resume, **keep)
+        problem = app.reopen_table(request.resume, **keep)
     else:
-        problem = app.host_new_table(game, config, speed, **opts)
+        problem = app.host_new_table(request.game, request.config, request.speed, **opts)
     if problem:
         app.message = problem
     return problem
@@ -486,34 +487,25 @@ def start_hosting(app: App, args: Any) -> str | None:
 
 def run(size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
         frames: int = 0, data: str | Path | None = None, join: str | None = None,
-        host: Any = None) -> int:
+        host: HostRequest | None = None, name: str | None = None) -> int:
     """Open the window on the title screen and play until the person quits.
 
     ``size`` is the windowed size, ``fullscreen`` overrides the saved setting (None: use it),
     ``frames`` stops after that many frames (0: never; for smoke tests), ``data`` is the data
     folder for settings and records (None: ``$TEE_TABLE_DATA`` or the user data folder),
     ``join`` a code, link or address to join at once (``python main.py --join LINK``),
-    ``host`` the launcher's whole argparse Namespace: with ``host.host`` true (and not
-    ``host.headless``) the window opens straight into hosting a new table built from the host
-    options (``--game --rules --seats --option --cpu --speed --seed --port --bind
-    --advertise --code --no-discovery --save``; ``--resume SAVE`` reopens a saved table), with
-    the lobby shown. ``host.name`` (``--name``), when given, is the person's name for this run
-    (not saved in the settings).
+    ``host`` a :class:`HostRequest` (``main.py --host``): the window opens straight into hosting
+    that table, with the lobby shown (``game.launch.window.host_request`` builds it from the
+    command line). ``name`` (``--name``), when given, is the person's name for this run (not
+    saved in the settings).
     """
     app = App(size, fullscreen, store=Store(data))
-    name = getattr(host, "name", None) if host is not None else None
     if name:
         app.message = app.use_name_for_this_run(name)
-    if host is not None and getattr(host, "host", False) and not getattr(host, "headless",
-                                                                         False):
+    if host is not None:
         start_hosting(app, host)
     elif join:
-        from game.client.screens import JoinScene
-
-        scene = JoinScene(app)
-        app.push(scene)
-        scene.entry.set_text(join)
-        scene.submit()
+        app.show("join", join=join)
     if os.environ.get("TEE_TABLE_STARTUP"):  # measured by bench/render.py
         app.frame()
         started = float(os.environ["TEE_TABLE_STARTUP"])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pygame
 
@@ -48,7 +48,7 @@ START_FROM = COME_OUT_OFFSET - 2  # start row runs along k = 6..10, centred on t
 class Hole(NamedTuple):
     kind: str  # "ring", "start" or "home"
     seat: int  # -1 for ring holes
-    index: int  # ring index; start 0..4; home 1..5
+    index: int  # type: ignore[assignment]  # ring index; start 0..4; home 1..5 (shadows tuple.index)
 
 
 def ring(i: int) -> Hole:
@@ -382,3 +382,12 @@ class BoardRenderer:
 def home_pegs_layout(seats: int) -> list[PegDraw]:
     """Every peg in its start (the position before anything moved)."""
     return [PegDraw(seat, i, start(seat, i)) for seat in range(seats) for i in range(PEGS)]
+
+
+def hole_of(colour: int, peg: int, loc: Any) -> Hole:
+    """A view/event location (``"s"``, ring int, ``"h3"``) of peg ``peg`` of ``colour``."""
+    if loc == "s":
+        return start(colour, peg)
+    if isinstance(loc, str) and loc.startswith("h"):
+        return home(colour, int(loc[1:]))
+    return ring(int(loc))

@@ -155,3 +155,12 @@ def describe_play(play: Any, view: dict[str, Any]) -> str:
     """An engine :class:`~game.rules.track.engine.Play` in words, for ``view``."""
     return describe_parts(int(play.rank), play.parts, view.get("pegs") or [],
                           getattr(play, "bumps", ()) or ())
+
+
+def describe_token(tok: str, view: dict[str, Any]) -> str:
+    """A play token in words for the position of ``view``:
+    ``JK:as>36`` -> ``Joker: a Red peg from start jumps onto Blue's back peg``."""
+    from game.rules.track import RULES as TRACK
+
+    state = TRACK.determinize(view, 0)
+    return describe_play(TRACK.parse_play(state, tok), view)

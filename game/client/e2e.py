@@ -68,12 +68,37 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
+from game.client.choice import part
+from game.client.lobby import LobbyScene
+from game.client.scene import Scene
+from game.client.screens import JoinScene, TitleScene
+from game.client.table_base import TableScene
+from game.client.table_scene import TrackTableScene
+from game.client.widgets import Button, Choice, Slider, TextInput
+
 if TYPE_CHECKING:
-    from game.client.app import App
+    from game.client.session import Session
+    from game.client.stage import SceneLike
+
+
+class App(Protocol):
+    """What the hook reads of the app (the app module imports this one, never the reverse)."""
+
+    scenes: list[SceneLike]
+    frames: int
+    message: str | None
+    running: bool
+    screen: pygame.Surface
+
+    @property
+    def size(self) -> tuple[int, int]: ...
+
+    @property
+    def top(self) -> SceneLike | None: ...
 
 ENV = "TEE_TABLE_E2E_DIR"
 INTERVAL_ENV = "TEE_TABLE_E2E_INTERVAL"
@@ -85,9 +110,9 @@ def _rect(r: Any) -> list[int]:
     return [int(r.x), int(r.y), int(r.w), int(r.h)]
 
 
-def _button(b: Any) -> dict[str, Any]:
+def _button(b: Button) -> dict[str, Any]:
     return {"rect": _rect(b.rect), "visible": bool(b.visible), "enabled": bool(b.enabled),
-            "focused": bool(getattr(b, "focused", False)), "label": str(getattr(b, "label", ""))}
+            "focused": bool(b.focused), "label": str(b.label)}
 
 
 def _plain(v: Any) -> Any:
@@ -110,13 +135,23 @@ def scene_message(scene: Any) -> str | None:
     return None
 
 
-def table_status(scene: Any) -> dict[str, Any]:
+def link_state(s: Session) -> dict[str, Any]:
+    """A session's link to a LAN table: code, link, connection status, failure, refusal,
+    hosting thread (a local table has none of these: its defaults)."""
+    if not s.remote:
+        return {"code": "", "link": "", "status": "connected", "failure": None,
+                "refusal": None, "host_thread": None}
+    return {"code": s.code or "", "link": s.link or "", "status": s.status,
+            "failure": s.failure, "refusal": s.refusal, "host_thread": s.host_thread}
+
+
+def table_status(scene: TableScene | LobbyScene) -> dict[str, Any]:
     """The ``table`` part of the status for the scene that owns a session."""
     s = scene.session
-    pub: dict[str, Any] = dict(getattr(s, "public", {}) or {})
+    pub: dict[str, Any] = dict(s.public or {})
     seats = list(pub.get("seats") or [])
     names = {int(x["seat"]): seat_name(x) for x in seats}
-    tokens = getattr(s, "tokens", {}) or {}
+    tokens = s.tokens or {}
     try:
         view = s.view() or {}
     except Exception:  # no view yet (a LAN table still connecting)
@@ -124,10 +159,10 @@ def table_status(scene: Any) -> dict[str, Any]:
     turn = view.get("turn", pub.get("to_move")) if pub.get("phase") == "playing" else None
     my_turn = False
     legal: list[str] = []
-    if hasattr(scene, "my_turn"):
+    if isinstance(scene, TableScene):
         try:
             my_turn = bool(scene.my_turn())
-            if my_turn and hasattr(scene, "legal_plays"):
+            if my_turn:
                 legal = [str(p) for p in scene.legal_plays()]
         except Exception:  # a half-built scene: report what is known
             pass
@@ -137,27 +172,27 @@ def table_status(scene: Any) -> dict[str, Any]:
         if "seats" in r2:
             r2["names"] = [names.get(int(i), str(i)) for i in r2["seats"]]
         pause.append(r2)
-    host_thread = getattr(s, "host_thread", None)
+    link = link_state(s)
+    host_thread = link["host_thread"]
     port = None
     if host_thread is not None:
         try:
             port = int(host_thread.port)
         except Exception:
             port = None
-    status = getattr(s, "status", "connected")
     config = pub.get("config") or {}
     out: dict[str, Any] = {
-        "game": getattr(s, "game", pub.get("game")),
-        "rules": config.get("rules", getattr(s, "game", "")),
+        "game": s.game or pub.get("game"),
+        "rules": config.get("rules", s.game),
         "phase": pub.get("phase"),
         "state_no": pub.get("state_no"),
         "hosting": host_thread is not None,
-        "local": not getattr(s, "remote", False),
-        "is_host": bool(getattr(s, "is_host", False)),
-        "code": getattr(s, "code", "") or "",
-        "link": getattr(s, "link", "") or "",
+        "local": not s.remote,
+        "is_host": bool(s.is_host),
+        "code": link["code"],
+        "link": link["link"],
         "port": port,
-        "connection": status,
+        "connection": link["status"],
         "turn": turn,
         "my_turn": my_turn,
         "paused": bool(pub.get("pause")) and pub.get("phase") == "playing",
@@ -170,30 +205,31 @@ def table_status(scene: Any) -> dict[str, Any]:
             "connection": "connected" if x.get("connected", True) else "dropped",
             "ready": x.get("ready"), "mine": x.get("seat") in tokens,
         } for x in seats],
-        "my_seat": s.screen_seat() if hasattr(s, "screen_seat") else None,
+        "my_seat": s.screen_seat(),
         "my_seats": sorted(int(k) for k in tokens),
         "legal": legal,
-        "hint": getattr(scene, "hint_status", lambda: None)(),
+        "hint": scene.hint_status() if isinstance(scene, TableScene) else None,
         "outcome": pub.get("outcome") if pub.get("phase") == "over" else None,
         "points": pub.get("points") if pub.get("phase") == "over" else None,
     }
     return out
 
 
-def session_detail(s: Any) -> dict[str, Any]:
+def session_detail(s: Session) -> dict[str, Any]:
     """The ``session`` part of a scene's entry in ``stack``."""
+    link = link_state(s)
     out: dict[str, Any] = {
-        "remote": bool(getattr(s, "remote", False)),
-        "is_host": bool(getattr(s, "is_host", False)),
-        "code": getattr(s, "code", ""),
-        "link": getattr(s, "link", ""),
-        "status": getattr(s, "status", ""),
-        "failure": _plain(getattr(s, "failure", None)),
-        "refusal": getattr(s, "refusal", None),
-        "my_seats": sorted(int(k) for k in getattr(s, "tokens", {})),
-        "game": getattr(s, "game", ""),
+        "remote": bool(s.remote),
+        "is_host": bool(s.is_host),
+        "code": link["code"],
+        "link": link["link"],
+        "status": link["status"] if s.remote else "",
+        "failure": _plain(link["failure"]),
+        "refusal": link["refusal"],
+        "my_seats": sorted(int(k) for k in s.tokens),
+        "game": s.game,
     }
-    pub = getattr(s, "public", {}) or {}
+    pub = s.public or {}
     out["public"] = _plain({k: pub.get(k) for k in (
         "phase", "pause", "speed", "state_no", "seats", "outcome", "points", "config", "game",
         "turns")})
@@ -209,7 +245,7 @@ def session_detail(s: Any) -> dict[str, Any]:
     return out
 
 
-def board_options(sc: Any) -> list[list[Any]]:
+def board_options(sc: TrackTableScene) -> list[list[Any]]:
     """What a track table highlights now, in the keyboard cursor's order: ``[kind, x, y,
     tokens]`` for each highlighted hole (``hole``) or movable peg (``peg``)."""
     out: list[list[Any]] = []
@@ -227,90 +263,79 @@ def board_options(sc: Any) -> list[list[Any]]:
             k = 0 if ch.first is None else 1
             plays = sc._first_parts() if k == 0 else sc.split_plays()
             tokens = [str(p) for p in plays if len(p.parts) > k and
-                      (p.parts[k][1] // 5, _loc(p.parts[k][2])) == (colour, loc)]
+                      part(p, k).peg == (colour, loc)]
+        assert sc.geom is not None
         x, y = sc.geom.point(hole)
         out.append([kind, round(x), round(y), tokens])
     return out
 
 
-def _loc(frm: Any) -> Any:
-    from game.rules.track.engine import loc_event
-
-    return loc_event(frm)
-
-
-def _focus_name(sc: Any) -> str | None:
-    f = sc.form.focused if hasattr(sc, "form") else None
+def _focus_name(sc: Scene) -> str | None:
+    f = sc.form.focused
     if f is None:
         return None
     for attr, w in vars(sc).items():
         if w is f:
             return attr
-    return str(getattr(f, "label", type(f).__name__))
+    return str(f.label) if isinstance(f, Button | Choice | Slider | TextInput) else \
+        type(f).__name__
 
 
-def scene_detail(sc: Any) -> dict[str, Any]:
+def scene_detail(sc: Scene) -> dict[str, Any]:
     """One scene's entry in ``stack`` (see the module docstring)."""
-    d: dict[str, Any] = {"name": getattr(sc, "name", type(sc).__name__),
+    d: dict[str, Any] = {"name": sc.name,
                          "class": type(sc).__name__}
     buttons: dict[str, Any] = {}
     for attr, b in vars(sc).items():
-        if attr.endswith("_button") and hasattr(b, "rect") and hasattr(b, "visible"):
+        if attr.endswith("_button") and isinstance(b, Button):
             buttons[attr[:-len("_button")]] = _button(b)
-    for b in getattr(sc, "buttons", None) or []:  # the title screen, by label
-        if hasattr(b, "rect"):
+    if isinstance(sc, TitleScene):  # the title screen's buttons, by label
+        for b in sc.buttons:
             buttons[str(b.label)] = _button(b)
     d["buttons"] = buttons
     d["focus"] = _focus_name(sc)
     for attr in ("error", "status", "message", "hint", "banner", "pick", "waiting_start"):
         if hasattr(sc, attr):
             d[attr] = _plain(getattr(sc, attr))
-    entry = getattr(sc, "entry", None)
-    if entry is not None and hasattr(entry, "text"):
-        d["entry"] = entry.text
-        d["entry_box"] = {"rect": _rect(entry.rect), "focused": bool(entry.focused)}
-    if hasattr(sc, "seat_rects"):
+    if isinstance(sc, JoinScene):
+        d["entry"] = sc.entry.text
+        d["entry_box"] = {"rect": _rect(sc.entry.rect), "focused": bool(sc.entry.focused)}
+    if isinstance(sc, LobbyScene):
         d["seat_rects"] = [_rect(r) for r in sc.seat_rects]
-    if hasattr(sc, "plate_rects"):
+    if isinstance(sc, TrackTableScene):
         d["plate_rects"] = [_rect(r) for r in sc.plate_rects]
     widgets: dict[str, Any] = {}
     for attr, w in vars(sc).items():  # choices, toggles and sliders (they have a value)
-        if hasattr(w, "value") and hasattr(w, "rect") and hasattr(w, "focused"):
+        if isinstance(w, Choice | Slider):
             try:
                 widgets[attr] = {"value": _plain(w.value), "rect": _rect(w.rect),
                                  "focused": bool(w.focused), "visible": bool(w.visible)}
             except Exception:  # a widget half set up: leave it out
                 continue
     d["widgets"] = widgets
-    for meth in ("my_turn", "show_pause", "i_must_ready", "paused"):
-        f = getattr(sc, meth, None)
-        if callable(f):
+    if isinstance(sc, TableScene):
+        for name, meth in (("my_turn", sc.my_turn), ("show_pause", sc.show_pause),
+                           ("i_must_ready", sc.i_must_ready), ("paused", sc.paused)):
             try:
-                d[meth] = bool(f())
+                d[name] = bool(meth())
             except Exception as e:  # a half-built scene: say so, never crash the game
-                d[meth] = f"error: {e}"
-    if hasattr(sc, "manual_pause"):
+                d[name] = f"error: {e}"
         try:
             d["manual_pause"] = _plain(sc.manual_pause())
             d["waiting_for"] = _plain(sc.waiting_for())
         except Exception:
             pass
-    if hasattr(sc, "legal"):
-        d["legal"] = [str(p) for p in sc.legal]
-    if callable(getattr(sc, "legal_plays", None)):
         with contextlib.suppress(Exception):
             d["legal_now"] = [str(p) for p in sc.legal_plays()]
-    choice = getattr(sc, "choice", None)
-    if choice is not None and hasattr(choice, "card"):
-        d["choice_card"] = choice.card
-        if choice.card is not None and getattr(sc, "geom", None) is not None:
+        d["timeline_idle"] = bool(sc.timeline.idle)
+        d["animating"] = not sc.timeline.idle
+    if isinstance(sc, TrackTableScene):
+        d["legal"] = [str(p) for p in sc.legal]
+        d["choice_card"] = sc.choice.card
+        if sc.choice.card is not None and sc.geom is not None:
             with contextlib.suppress(Exception):
                 d["options"] = board_options(sc)
-    tl = getattr(sc, "timeline", None)
-    if tl is not None:
-        d["timeline_idle"] = bool(tl.idle)
-        d["animating"] = not tl.idle
-    if getattr(sc, "session", None) is not None:
+    if isinstance(sc, TableScene | LobbyScene):
         d["session"] = session_detail(sc.session)
     return d
 
@@ -368,15 +393,15 @@ class E2EHook:
         out: dict[str, Any] = {
             "seq": self.seq, "pid": os.getpid(), "frames": app.frames,
             "time": time.time(), "size": list(app.size),
-            "scene": getattr(top, "name", None) if top is not None else None,
-            "scenes": [getattr(s, "name", type(s).__name__) for s in app.scenes],
+            "scene": top.name if top is not None else None,
+            "scenes": [s.name for s in app.scenes],
             "message": msg, "last_message": self.last_message,
             "running": bool(app.running), "app_message": app.message,
             "banners": list(self.banners),
-            "stack": [scene_detail(s) for s in app.scenes],
+            "stack": [scene_detail(s) for s in app.scenes if isinstance(s, Scene)],
         }
-        owner = next((s for s in reversed(app.scenes) if getattr(s, "session", None)
-                      is not None), None)
+        owner = next((s for s in reversed(app.scenes)
+                      if isinstance(s, TableScene | LobbyScene)), None)
         if owner is not None:
             out["table"] = table_status(owner)
         return out
@@ -404,7 +429,7 @@ class E2EHook:
     def after_frame(self, app: App, now: float | None = None) -> None:
         try:
             for sc in app.scenes:  # every frame: a short banner is not missed
-                text = getattr(sc, "banner", None)
+                text = sc.banner if isinstance(sc, Scene) else None
                 if isinstance(text, str) and text and (not self.banners or
                                                        self.banners[-1] != text):
                     self.banners = [*self.banners, text][-10:]

@@ -18,19 +18,19 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from game.client import theme
-from game.client.anim import CardFlight, Group, Wait, sounded_wait
-from game.client.table_scene import TrackTableScene, seat_label
+from game.client.anim import Anim, CardFlight, Group, Serial, Wait, sounded_wait
+from game.client.table_base import TableScene, seat_label
 from game.table import event_duration
 
 if TYPE_CHECKING:
-    from game.client.app import App
-    from game.client.session import LocalSession
+    from game.client.session import Session  # the typed protocol both sessions implement
+    from game.client.stage import Stage
 
 
-class LayoutTableScene(TrackTableScene):
+class LayoutTableScene(TableScene):
     name = "layout_table"
 
-    def __init__(self, app: App, session: LocalSession) -> None:
+    def __init__(self, stage: Stage, session: Session) -> None:
         self.shown: dict[str, Any] = {}
         self.place_rects: dict[int, list[pygame.Rect]] = {}
         self.hand_spots: dict[int, tuple[float, float]] = {}
@@ -39,7 +39,8 @@ class LayoutTableScene(TrackTableScene):
         self.banner: str | None = None
         self.card_size = (60, 84)
         self.piles_beside = False
-        super().__init__(app, session)
+        self.pile_pos: tuple[float, float] = (0.0, 0.0)
+        super().__init__(stage, session)
         self.sync()
 
     # ------------------------------------------------------------------ model
@@ -126,15 +127,12 @@ class LayoutTableScene(TrackTableScene):
                                       for i in range(10)]
             self.hand_spots[seat] = (cell.centerx, cell.y + cell.h * 0.5)
         self.pile_pos = self.discard_rect.center
-        self.board_rect = pygame.Rect(0, 0, w, h)
-        self.card_rects = []
         self.hand_rect = pygame.Rect(x0, y0, total_w, 2 * ch + vgap)
         bw = self.px(260)
         cx2, cy2 = w // 2, h // 2
         self.ready_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(20), bw, self.px(58))
         self.leave_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(90), bw, self.px(58))
         self.done_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(150), bw, self.px(58))
-        self.moves.visible = False
 
     # ------------------------------------------------------------------ events
     def _place_centre(self, seat: int, place: int) -> tuple[float, float]:
@@ -156,15 +154,15 @@ class LayoutTableScene(TrackTableScene):
         return apply
 
     def animate(self, events: list[dict[str, Any]]) -> None:
-        speed = self.public.get("speed", "normal")
         for ev in events:
             t = ev.get("type")
-            dur = max(0.05, event_duration(ev, speed))
-            seat = ev.get("seat")
+            dur = max(0.05, event_duration(ev, "normal"))  # the clock runs at the table speed
+            raw_seat = ev.get("seat")
+            seat = raw_seat if isinstance(raw_seat, int) else -1  # -1: no seat
             card = ev.get("card")
             sprite = theme.card_sprite(card) if isinstance(card, int) else "card_back"
-            spot = self.hand_spots.get(seat, self.pile_pos) if seat is not None else None
-            rects = self.place_rects.get(seat) if seat is not None else None
+            spot = self.hand_spots.get(seat, self.pile_pos) if seat >= 0 else None
+            rects = self.place_rects.get(seat) if seat >= 0 else None
             cw = rects[0].w if rects else self.card_size[0]
             if t == "drawn" and spot is not None:
                 src = self.stock_rect.center if ev.get("source") == "stock" else \
@@ -229,7 +227,8 @@ class LayoutTableScene(TrackTableScene):
                                 for i, x in enumerate(sizes))
                 text = (f"{names} won hand {ev.get('hand')}!  Places next hand: {per}. "
                         f"{lead_name} leads.")
-                w = sounded_wait(max(dur, 0.8), "win")
+                # a reading floor of 0.8 s on screen at the speed it is queued at
+                hold = sounded_wait(max(dur, 0.8 / self.clock.scale), "win")
 
                 def won(text: str = text, sizes: list[int] = sizes) -> None:
                     self.banner = None
@@ -237,24 +236,59 @@ class LayoutTableScene(TrackTableScene):
                 banner_on = Wait(0.0)
                 banner_on.on_done = self._set_banner(text)
                 self.timeline.push(banner_on)
-                w.on_done = won
-                self.timeline.push(w)
+                hold.on_done = won
+                self.timeline.push(hold)
             elif t == "dealt":
-                w = Group([CardFlight("card_back", self.stock_rect.center,
-                                      self._place_centre(i, 3), self.card_size[0] * 0.85,
-                                      (self.place_rects[i][0].w if i in self.place_rects
-                                       else self.card_size[0]), min(dur, 1.2), 0.0, None)
-                           for i in range(len(ev.get("sizes", [])))])
-                w.cue(0.0, "deal")
-
-                def dealt(ev: dict[str, Any] = ev) -> None:
-                    self.shown["layouts"] = [[None] * n for n in ev.get("sizes", [])]
-                    self.shown["sizes"] = list(ev.get("sizes", []))
-                    self._show_piles(ev.get("stock", 0), ev.get("upcard"))
-                w.on_done = dealt
-                self.timeline.push(w)
+                self.timeline.push(self.deal_sequence(ev))
             elif t == "game_won":
                 self.timeline.push(sounded_wait(dur, "win"))
+
+    def deal_sequence(self, ev: dict[str, Any]) -> Serial:
+        """The layouts dealt card by card at the table speed: the shuffle, then one card at a
+        time face down, place 1 to every seat from the leader on, then place 2, ...; its
+        duration is the deal's (a fixed part, then so much a card) and each layout grows as
+        its cards land."""
+        sizes = [int(n) for n in ev.get("sizes", [])]
+        total = event_duration(ev, "normal")
+        lead_time = event_duration({"type": ev.get("type", "dealt"), "sizes": []}, "normal")
+        n = sum(sizes)
+        per = (total - lead_time) / n if n else 0.0
+        lead = Wait(lead_time if n else total)
+        lead.cue(0.0, "deal")
+        stock = int(ev.get("stock", 0))
+
+        def clear() -> None:
+            self.shown["layouts"] = [[None] * k for k in sizes]
+            self.shown["sizes"] = [0] * len(sizes)
+            self._show_piles(stock + n, None)
+        lead.on_start = clear
+        seats = len(sizes)
+        first = int(ev.get("leader", 0)) % max(1, seats)
+        flights: list[Anim] = []
+        for place in range(1, max(sizes, default=0) + 1):
+            for k in range(seats):
+                seat = (first + k) % seats
+                if sizes[seat] < place:
+                    continue
+                rects = self.place_rects.get(seat)
+                w = rects[0].w if rects else self.card_size[0]
+                f = CardFlight("card_back", self.stock_rect.center,
+                               self._place_centre(seat, place), self.card_size[0] * 0.85, w,
+                               per, 0.0, None)
+
+                def landed(seat: int = seat, place: int = place) -> None:
+                    self.shown["sizes"][seat] = max(self.shown["sizes"][seat], place)
+                    self.shown["stock"] = max(0, self.shown["stock"] - 1)
+                f.on_done = landed
+                flights.append(f)
+        seq = Serial([lead, *flights])
+
+        def dealt() -> None:
+            self.shown["layouts"] = [[None] * k for k in sizes]
+            self.shown["sizes"] = list(sizes)
+            self._show_piles(stock, ev.get("upcard"))
+        seq.on_done = dealt
+        return seq
 
     def _set_banner(self, text: str) -> Any:
         def on() -> None:
@@ -284,23 +318,18 @@ class LayoutTableScene(TrackTableScene):
         self.message = {"S": "Hint: draw from the stock", "D": "Hint: take the discard"}.get(
             tok, f"Hint: put the wild card on place {tok[1:]}")
 
-    def handle(self, ev: pygame.event.Event) -> None:
-        if self.form.handle(ev):
-            return
-        me = self.me()
-        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
-            if self.stock_rect.collidepoint(ev.pos):
-                self.choose("S")
-            elif self.discard_rect.collidepoint(ev.pos):
-                self.choose("D")
-            else:
-                for i, r in enumerate(self.place_rects.get(me, [])):
-                    if r.collidepoint(ev.pos):
-                        self.choose(f"W{i + 1}")
-                        break
-            return
-        if ev.type != pygame.KEYDOWN:
-            return
+    def click(self, pos: tuple[int, int]) -> None:
+        if self.stock_rect.collidepoint(pos):
+            self.choose("S")
+        elif self.discard_rect.collidepoint(pos):
+            self.choose("D")
+        else:
+            for i, r in enumerate(self.place_rects.get(self.me(), [])):
+                if r.collidepoint(pos):
+                    self.choose(f"W{i + 1}")
+                    break
+
+    def key(self, ev: pygame.event.Event) -> None:
         k = ev.key
         if k == pygame.K_s:
             self.choose("S")
@@ -328,7 +357,7 @@ class LayoutTableScene(TrackTableScene):
 
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
-        a = self.app.assets
+        a = self.stage.assets
         w, h = surf.get_size()
         pub = self.public
         me = self.me()
@@ -403,10 +432,10 @@ class LayoutTableScene(TrackTableScene):
         holding = self.view().get("holding") if self.timeline.idle else None
         if holding is not None and self.view().get("turn") is not None:
             seat = self.view()["turn"]
-            rects = self.place_rects.get(seat)
-            if rects:
+            held_at = self.place_rects.get(seat)
+            if held_at:
                 hx, hy = self.hand_spots[seat]
-                r = rects[0].copy()
+                r = held_at[0].copy()
                 r.center = (round(hx), round(hy))
                 pygame.draw.rect(surf, theme.ACCENT, r.inflate(8 + int(4 * pulse),
                                                            8 + int(4 * pulse)), 3,
@@ -433,11 +462,7 @@ class LayoutTableScene(TrackTableScene):
                                       "take the stock (S) or the discard (D)")
         else:
             status = f"{seat_label(pub['seats'][turn])}'s turn"
-        note = self.connection_note()
-        if note:
-            status = note
-        if self.message:
-            status = self.message
+        status = self.status_line() or status
         stt = a.fit_text(status, self.px(24), theme.ACCENT if self.my_turn() else theme.TEXT,
                          self.admin_button.rect.x - self.px(20))
         surf.blit(stt, (self.px(10), self.px(14)))

@@ -17,8 +17,8 @@ from game.client.scene import Scene
 from game.client.widgets import Button, TextInput
 
 if TYPE_CHECKING:
-    from game.client.app import App
-    from game.client.session import LocalSession
+    from game.client.session import Session  # the typed protocol both sessions implement
+    from game.client.stage import Stage
 
 LEVELS = ("easy", "tricky", "nasty")
 LEVEL_TEXT = {"easy": "Easy", "tricky": "Tricky", "nasty": "Nasty"}
@@ -42,10 +42,11 @@ def describe(config: dict[str, Any], game: str) -> str:
 
 class LobbyScene(Scene):
     name = "lobby"
+    session: Session
     title = "The table"
 
-    def __init__(self, app: App, session: LocalSession, kind: str = "local") -> None:
-        super().__init__(app)
+    def __init__(self, stage: Stage, session: Session, kind: str = "local") -> None:
+        super().__init__(stage)
         self.session = session
         self.kind = kind
         self.pick = 0
@@ -69,12 +70,12 @@ class LobbyScene(Scene):
         self.waiting_start = False
         # the person sits at their preferred colour, else the first seat (a local table; on
         # the LAN the host's table gives each newcomer a seat)
-        if not session.local_seats and not getattr(session, "remote", False):
-            pref = app.settings.colour
+        if not session.local_seats and not session.remote:
+            pref = stage.settings.colour
             names = [n.lower() for n in theme.SEAT_COLOUR_NAMES]
             want = names.index(pref) if pref in names else 0
             seat = want if want < len(session.seats) else 0
-            session.sit(seat, app.settings.name)
+            session.sit(seat, stage.settings.name)
             self.pick = seat
 
     def colour_of(self, seat: int) -> int:
@@ -110,7 +111,7 @@ class LobbyScene(Scene):
     # hot-seat names ------------------------------------------------------------
     def hot_seat(self) -> bool:
         """A table on this screen with two or more people at it."""
-        return not getattr(self.session, "remote", False) and len(self.session.local_seats) > 1
+        return not self.session.remote and len(self.session.local_seats) > 1
 
     def sync_name(self) -> None:
         """Show the name box for the picked seat when it is a hot-seat person's."""
@@ -154,20 +155,20 @@ class LobbyScene(Scene):
             # someone who joined and dropped off before the start: the host frees the seat
             r = self.session.hand_to_cpu(seat)  # the stand-in level
             self.error = None if r.ok else r.message
-            self.app.sound("click")
+            self.stage.sound("click")
             return
         if seat in self.session.tokens:
             r = self.session.leave(seat)
         else:
             taken = {str(s["name"]) for s in self.session.seats if s["kind"] == "person"}
             mine = len(self.session.local_seats)
-            name = self.app.settings.name if mine == 0 else f"Player {mine + 1}"
+            name = self.stage.settings.name if mine == 0 else f"Player {mine + 1}"
             k = mine + 1
             while name in taken:
                 k += 1
                 name = f"Player {k}"
             r = self.session.sit(seat, name)
-            if r.ok and mine > 0 and not getattr(self.session, "remote", False):
+            if r.ok and mine > 0 and not self.session.remote:
                 # a second person at this screen: ask their name at once
                 self.pick = seat
                 self.sync_name()
@@ -175,12 +176,12 @@ class LobbyScene(Scene):
                 self.form.focus(self.name_input)
         self.error = None if r.ok else r.message
         self.sync_name()
-        self.app.sound("click")
+        self.stage.sound("click")
 
     def set_level(self, seat: int, level: str) -> None:
         r = self.session.set_cpu(seat, level)
         self.error = None if r.ok else r.message
-        self.app.sound("click")
+        self.stage.sound("click")
 
     def start(self) -> None:
         self.commit_name()
@@ -194,7 +195,7 @@ class LobbyScene(Scene):
         if not r.ok:
             self.error = r.message
             return
-        if getattr(self.session, "remote", False):
+        if self.session.remote:
             self.waiting_start = True  # the table scene opens when the host says so
             return
         self.open_table()
@@ -204,32 +205,25 @@ class LobbyScene(Scene):
         self.error = None if r.ok else r.message
 
     def open_table(self) -> None:
-        from game.client.table_scene import open_table
-
-        self.app.replace(open_table(self.app, self.session))
+        self.stage.open_table(self.session, replace=True)
 
     def update(self, dt: float) -> None:
         self.sync_name()
-        if not getattr(self.session, "remote", False):
+        if not self.session.remote:
             return
         self.session.poll()
-        failure = getattr(self.session, "failure", None)
+        failure = self.session.failure
         if failure is not None:
             reason, detail = failure
             self.session.close()
-            self.app.pop()
-            from game.client.screens import JoinScene
-
-            top = self.app.top
-            if isinstance(top, JoinScene):
-                top.fail(reason, detail)
+            self.stage.join_failed(reason, detail)
             return
         remote_guest = not self.session.is_host
         self.start_button.visible = not remote_guest
         mine = [self.session.seats[i] for i in self.session.tokens
                 if i < len(self.session.seats)]
         self.ready_button.visible = remote_guest and any(not s.get("ready") for s in mine)
-        refusal = getattr(self.session, "refusal", None)
+        refusal = self.session.refusal
         if refusal:
             self.error = refusal
         if self.session.phase != "lobby" and self.session.seats:
@@ -237,19 +231,20 @@ class LobbyScene(Scene):
 
     def background(self, dt: float) -> None:
         # covered: keep reading the host (no navigation from under another scene)
-        if getattr(self.session, "remote", False):
+        if self.session.remote:
             self.session.poll()
 
     def back(self) -> None:
-        save = getattr(self.session, "save_path", None)
-        hosting = getattr(self.session, "host_thread", None) is not None
+        remote = self.session.remote  # only a LAN table has a host thread and a save file
+        save = self.session.save_path if remote else None
+        hosting = remote and self.session.host_thread is not None
         self.session.close()
         if hosting and save is not None:
             from game.client import saves
 
             if saves.never_started(save):  # the host left the lobby: nothing to reopen
                 saves.discard_save(save)
-        self.app.pop()
+        self.stage.pop()
 
     # events ------------------------------------------------------------------
     def handle(self, ev: pygame.event.Event) -> None:
@@ -264,6 +259,8 @@ class LobbyScene(Scene):
             return
         n = max(1, len(self.session.seats))
         if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            if not self.form.released_here(ev):
+                return  # a whole click begun here, not the release of another press
             for i, rects in enumerate(self.level_rects):
                 if self.session.seats[i]["kind"] == "cpu":
                     for k, r in enumerate(rects):
@@ -291,22 +288,22 @@ class LobbyScene(Scene):
     # drawing -----------------------------------------------------------------
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
-        a = self.app.assets
+        a = self.stage.assets
         w, _h = surf.get_size()
         if len(self.seat_rects) != len(self.session.seats):
             self.layout(*surf.get_size())
         self.sync_name()
         if not self.session.seats:
-            status = getattr(self.session, "status", "connecting")
+            status = self.session.status if self.session.remote else "connecting"
             t = a.text(f"Connecting to the table ({status})...", self.px(30), theme.ACCENT2)
             surf.blit(t, t.get_rect(center=(w // 2, surf.get_height() // 2)))
             return
         sub = a.text(describe(self.session.config, self.session.game), self.px(26),
                      theme.TEXT_DIM)
         surf.blit(sub, sub.get_rect(center=(w // 2, self.px(92))))
-        code = getattr(self.session, "code", "")
+        code = self.session.code if self.session.remote else ""
         if code:
-            link = getattr(self.session, "link", "")
+            link = self.session.link
             ct = a.fit_text(f"Code  {code}", self.px(48), theme.ACCENT, int(w * 0.94))
             surf.blit(ct, ct.get_rect(center=(w // 2, self.start_button.rect.y -
                                               self.px(110))))
@@ -343,7 +340,7 @@ class LobbyScene(Scene):
                                     (40, 20, 0) if on else theme.TEXT, r.w - 4)
                     surf.blit(lt, lt.get_rect(center=r.center))
             else:
-                remote = getattr(self.session, "remote", False)
+                remote = self.session.remote
                 if mine:
                     first = self.session.local_seats[:1] == [i]
                     hint = "You" if remote else (
@@ -357,7 +354,7 @@ class LobbyScene(Scene):
                 ht = a.text(hint, self.px(18), theme.TEXT_DIM)
                 surf.blit(ht, ht.get_rect(center=(cell.centerx, self.level_rects[i][0].centery)))
         y = self.start_button.rect.y - self.px(30)
-        if getattr(self.session, "remote", False):
+        if self.session.remote:
             tip = ("Share the code or the link: whoever joins takes a free colour."
                    if self.session.is_host else "Tap a free colour to move there; tap Ready.")
         elif self.name_input.visible:

@@ -1,9 +1,10 @@
 """Scenes: the client is a stack of them (architecture principle 8).
 
-A scene handles events, updates with ``dt`` (seconds) and draws without changing anything. The
-app calls ``layout(w, h)`` when the scene is shown and whenever the window changes size, so
-every scene lays itself out relative to the window. ``overlay`` scenes draw over the scene
-below them (a pause overlay, a dialog).
+A scene handles events, updates with ``dt`` (seconds) and draws without changing anything. It
+holds a :class:`~game.client.stage.Stage` (the app) and asks it for everything beyond itself:
+other scenes by name, sound, settings, assets. The stage calls ``layout(w, h)`` when the scene
+is shown and whenever the window changes size, so every scene lays itself out relative to the
+window. ``overlay`` scenes draw over the scene below them (a pause overlay, a dialog).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from game.client import theme
 from game.client.widgets import Form
 
 if TYPE_CHECKING:
-    from game.client.app import App
+    from game.client.session import Session
+    from game.client.stage import Stage
 
 
 class Scene:
@@ -25,18 +27,25 @@ class Scene:
     overlay = False
     title = ""
     name = "scene"
+    #: A line shown across the scene for a while (the Trash table's "won hand 1"), or None.
+    banner: str | None = None
+    #: The table this scene shows (a lobby or a table scene), which the stage closes with it.
+    session: Session | None = None
 
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(self, stage: Stage) -> None:
+        self.stage = stage
         self.form = Form()
-        self.form.on_sound = app.sound
-        self.size = app.size
-        self.u = theme.unit(app.size)
+        self.form.on_sound = stage.sound
+        self.size = stage.size
+        self.u = theme.unit(stage.size)
+
+    def join_failed(self, reason: str, detail: str = "") -> None:
+        """A join this scene started gave up (the Join screen says why; others ignore it)."""
 
     # lifecycle ---------------------------------------------------------------
     def enter(self) -> None:
         """Called when the scene becomes the top of the stack (pushed or uncovered)."""
-        self.relayout(self.app.size)
+        self.relayout(self.stage.size)
         self.form.shown()
 
     def leave(self) -> None:
@@ -69,21 +78,21 @@ class Scene:
         self.draw_background(surf)
         if self.title:
             self.draw_title(surf, self.title)
-        self.form.draw(surf, self.app.assets)
+        self.form.draw(surf, self.stage.assets)
 
     # helpers -----------------------------------------------------------------
     def back(self) -> None:
-        self.app.pop()
+        self.stage.pop()
 
     def px(self, design_px: float) -> int:
         """A size given for 1280x720, scaled to this window."""
         return max(1, round(design_px * self.u))
 
     def draw_background(self, surf: pygame.Surface) -> None:
-        surf.blit(self.app.backdrop(), (0, 0))
+        surf.blit(self.stage.backdrop(), (0, 0))
 
     def draw_title(self, surf: pygame.Surface, text: str) -> None:
-        a = self.app.assets
+        a = self.stage.assets
         w, _ = surf.get_size()
         y = self.px(52)
         size = self.px(58)

@@ -18,18 +18,18 @@ from game.client.scene import Scene
 from game.client.widgets import Button, Choice, ListBox, Slider, TextInput, Toggle
 
 if TYPE_CHECKING:
-    from game.client.app import App
+    from game.client.stage import Stage
 
 SPEED_TEXT = {"relaxed": "Relaxed", "normal": "Normal", "brisk": "Brisk", "blitz": "Blitz"}
 
 
 def draw_panel(scene: Scene, surf: pygame.Surface, rect: pygame.Rect) -> None:
-    surf.blit(scene.app.assets.nine_slice("panel", rect.size, 16), rect)
+    surf.blit(scene.stage.assets.nine_slice("panel", rect.size, 16), rect)
 
 
 def draw_message(scene: Scene, surf: pygame.Surface, text: str, y: int,
                  colour: tuple[int, int, int] = theme.ACCENT) -> None:
-    a = scene.app.assets
+    a = scene.stage.assets
     w = surf.get_width()
     lines = a.wrap(text, scene.px(26), int(w * 0.8))
     for i, line in enumerate(lines[:3]):
@@ -41,17 +41,17 @@ def draw_message(scene: Scene, surf: pygame.Surface, text: str, y: int,
 class TitleScene(Scene):
     name = "title"
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        items: list[tuple[str, Callable[[], None]]] = [
-            ("Play", lambda: app.push(NewTableScene(app, "local"))),
-            ("Host a game", lambda: app.push(NewTableScene(app, "host"))),
-            ("Join a game", lambda: app.push(JoinScene(app))),
-            ("Solo", lambda: app.push(NewTableScene(app, "solo"))),
-            ("Records", lambda: app.push(RecordsScene(app))),
-            ("Settings", lambda: app.push(SettingsScene(app))),
-            ("Rules", lambda: app.push(RulesScene(app))),
-            ("Quit", app.quit),
+    def __init__(self, stage: Stage) -> None:
+        super().__init__(stage)
+        items: list[tuple[str, Callable[[], object]]] = [
+            ("Play", lambda: stage.show("new_table", kind="local")),
+            ("Host a game", lambda: stage.show("new_table", kind="host")),
+            ("Join a game", lambda: stage.show("join")),
+            ("Solo", lambda: stage.show("new_table", kind="solo")),
+            ("Records", lambda: stage.show("records")),
+            ("Settings", lambda: stage.show("settings")),
+            ("Rules", lambda: stage.show("rules")),
+            ("Quit", stage.quit),
         ]
         self.buttons = [Button(t, f) for t, f in items]
         for b in self.buttons:
@@ -71,12 +71,12 @@ class TitleScene(Scene):
         self.t += dt
 
     def back(self) -> None:
-        self.app.quit()
+        self.stage.quit()
 
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
         w, h = surf.get_size()
-        a = self.app.assets
+        a = self.stage.assets
         logo = a.image("logo")
         lw = min(int(w * 0.72), int(h * 0.30 * logo.get_width() / logo.get_height()))
         lh = int(lw * logo.get_height() / logo.get_width())
@@ -85,8 +85,8 @@ class TitleScene(Scene):
         hint = a.text("Arrows or Tab to move, Enter to choose, F11 fullscreen, Esc to quit",
                       self.px(20), theme.TEXT_DIM)
         surf.blit(hint, hint.get_rect(midbottom=(w // 2, h - self.px(12))))
-        if self.app.message:
-            draw_message(self, surf, self.app.message, int(h * 0.36), theme.BAD)
+        if self.stage.message:
+            draw_message(self, surf, self.stage.message, int(h * 0.36), theme.BAD)
 
 
 # ---------------------------------------------------------------------------- new table
@@ -124,8 +124,8 @@ class NewTableScene(Scene):
 
     name = "new_table"
 
-    def __init__(self, app: App, kind: str = "local") -> None:
-        super().__init__(app)
+    def __init__(self, stage: Stage, kind: str = "local") -> None:
+        super().__init__(stage)
         if kind not in ("local", "host", "solo"):
             raise ValueError(f"unknown table kind {kind!r}")
         self.kind = kind
@@ -143,11 +143,11 @@ class NewTableScene(Scene):
         self.last_chance = Toggle("Last chance", False)
         self.upcard = Toggle("Starting upcard", False)
         self.layout_size = Choice("Layout size", [(n, str(n)) for n in range(10, 0, -1)], 10)
-        speed = app.settings.table_speed
+        speed = stage.settings.table_speed
         self.speed = Choice("Table speed", [(k, v) for k, v in SPEED_TEXT.items()], speed)
         self.start_button = Button("Start" if kind != "host" else "Open the table", self.start)
         self.back_button = Button("Back", self.back)
-        self.reopen_button = Button("Reopen a saved table", lambda: app.push(ReopenScene(app)))
+        self.reopen_button = Button("Reopen a saved table", lambda: stage.show("reopen"))
         self.reopen_button.visible = kind == "host"
         for w in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
                   self.last_chance, self.upcard, self.layout_size, self.speed,
@@ -193,11 +193,7 @@ class NewTableScene(Scene):
         return cfg
 
     def start(self) -> None:
-        starter = getattr(self.app, "start_table", None)
-        if starter is None:
-            self.error = "Tables are not wired into this build yet."
-            return
-        self.error = starter(self.config(), self.kind, self.speed.value)
+        self.error = self.stage.start_table(self.config(), self.kind, self.speed.value)
 
     def layout(self, w: int, h: int) -> None:
         shown = [wd for wd in (self.game, self.rules, self.mode, self.seats, self.teams,
@@ -233,12 +229,12 @@ class ReopenScene(Scene):
     name = "reopen"
     title = "Reopen a saved table"
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
+    def __init__(self, stage: Stage) -> None:
+        super().__init__(stage)
         from game.client.saves import list_saves
 
         self.error: str | None = None
-        self.saves = list_saves(app.store.folder)
+        self.saves = list_saves(stage.store.folder)
         rows = []
         for info in self.saves:
             when, who, plays = info.detail().split(" - ", 2)
@@ -253,7 +249,7 @@ class ReopenScene(Scene):
     def reopen(self, i: int) -> None:
         if not 0 <= i < len(self.saves):
             return
-        problem = self.app.reopen_table(self.saves[i].path)
+        problem = self.stage.reopen_table(self.saves[i].path)
         self.error = problem
 
     def layout(self, w: int, h: int) -> None:
@@ -266,7 +262,7 @@ class ReopenScene(Scene):
 
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
-        a = self.app.assets
+        a = self.stage.assets
         w = surf.get_width()
         if not self.saves:
             msg = a.fit_text("No saved tables yet: tables you host are saved here.",
@@ -307,17 +303,25 @@ class JoinScene(Scene):
     name = "join"
     title = "Join a game"
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
+    def __init__(self, stage: Stage, join: str | None = None) -> None:
+        """``join``: a code, link or address to join at once (``main.py --join LINK``)."""
+        super().__init__(stage)
         self.error: str | None = None
         self.status: str | None = None
-        self.entry = TextInput("", "", 80, self._typed, lambda _t: self.submit(),
+        self.entry = TextInput("", join or "", 80, self._typed, lambda _t: self.submit(),
                                placeholder="Code (like KQXF), link or address:port")
         self.join_button = Button("Join", self.submit)
         self.back_button = Button("Back", self.back)
         for w in (self.entry, self.join_button, self.back_button):
             self.form.add(w)
         self.target: Any = None
+        self._join_now = join is not None
+
+    def enter(self) -> None:
+        super().enter()
+        if self._join_now:
+            self._join_now = False
+            self.submit()
 
     def _typed(self, _text: str) -> None:
         self.error = None
@@ -333,14 +337,12 @@ class JoinScene(Scene):
             return
         self.target = target
         self.error = None
-        joiner = getattr(self.app, "join_table", None)
-        if joiner is None:
-            self.status = f"Joining {target}..."
-            self.error = "Joining is not wired into this build yet."
-            return
-        problem = joiner(target)
+        problem = self.stage.join_table(target)
         if problem:
             self.error = join_message(problem)
+
+    def join_failed(self, reason: str, detail: str = "") -> None:
+        self.fail(reason, detail)
 
     def fail(self, reason: str, detail: str = "") -> None:
         """Show a join failure (called by the connection when it gives up)."""
@@ -358,7 +360,7 @@ class JoinScene(Scene):
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
         w, h = surf.get_size()
-        a = self.app.assets
+        a = self.stage.assets
         lines = ["Type the table's code (the host's screen shows it),",
                  "or paste the link or address:port the host sent you."]
         for i, line in enumerate(lines):
@@ -380,9 +382,9 @@ class SettingsScene(Scene):
     name = "settings"
     title = "Settings"
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        s = app.settings
+    def __init__(self, stage: Stage) -> None:
+        super().__init__(stage)
+        s = stage.settings
         self.error: str | None = None
         self.name_input = TextInput("Name", s.name, 24, self._name,
                                     lambda _t: self._save_name())
@@ -396,14 +398,14 @@ class SettingsScene(Scene):
                              fmt=lambda v: f"{v:.0f}%")
         self.animation = Choice("Animation", [("full", "Full"), ("reduced", "Reduced")],
                                 s.animation, lambda v: self._save(animation=v))
-        self.fullscreen = Toggle("Fullscreen", app.fullscreen, self._fullscreen)
+        self.fullscreen = Toggle("Fullscreen", stage.fullscreen, self._fullscreen)
         self.back_button = Button("Back", self.back)
         for w in (self.name_input, self.colour, self.sound, self.volume, self.animation,
                   self.fullscreen, self.back_button):
             self.form.add(w)
 
     def _save(self, **changes: Any) -> None:
-        self.error = self.app.save_settings(**changes)
+        self.error = self.stage.save_settings(**changes)
 
     def _name(self, text: str) -> None:
         self.error = None if text.strip() else "Your name cannot be empty."
@@ -412,7 +414,7 @@ class SettingsScene(Scene):
         """Keep the typed name (on Enter and when leaving the screen); an empty name is not
         saved."""
         name = self.name_input.text.strip()
-        if name and name != self.app.settings.name:
+        if name and name != self.stage.settings.name:
             self._save(name=name)
 
     def leave(self) -> None:
@@ -423,12 +425,12 @@ class SettingsScene(Scene):
         self._save(colour=value)
 
     def _fullscreen(self, on: Any) -> None:
-        self.app.set_fullscreen(bool(on))
-        self.fullscreen.index = 1 if self.app.fullscreen else 0
+        self.stage.set_fullscreen(bool(on))
+        self.fullscreen.index = 1 if self.stage.fullscreen else 0
 
     def enter(self) -> None:
         super().enter()
-        self.fullscreen.index = 1 if self.app.fullscreen else 0
+        self.fullscreen.index = 1 if self.stage.fullscreen else 0
 
     def layout(self, w: int, h: int) -> None:
         fw = min(self.px(640), int(w * 0.86))
@@ -453,15 +455,15 @@ class RecordsScene(Scene):
     name = "records"
     title = "Records"
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
+    def __init__(self, stage: Stage) -> None:
+        super().__init__(stage)
         self.error: str | None = None
         rows: list[list[str]] = []
         bests: dict[str, tuple[int, int]] = {}
         try:
             rows = [[r.name, str(r.points), str(r.played), str(r.won)]
-                    for r in app.store.points()]
-            bests = app.store.solo_bests()
+                    for r in stage.store.points()]
+            bests = stage.store.solo_bests()
         except Exception as e:  # RecordsError, sqlite errors: show, never crash
             self.error = str(e)
         self.bests = bests
@@ -484,7 +486,7 @@ class RecordsScene(Scene):
 
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
-        a = self.app.assets
+        a = self.stage.assets
         t = self.table.rect
         x = t.right + self.px(24)
         right = pygame.Rect(x, t.y, self.table_w - (x - t.x), t.h)
@@ -517,8 +519,8 @@ class RecordsScene(Scene):
 class RulesScene(Scene):
     name = "rules"
 
-    def __init__(self, app: App, page: str = "tees") -> None:
-        super().__init__(app)
+    def __init__(self, stage: Stage, page: str = "tees") -> None:
+        super().__init__(stage)
         self.page = Choice("Rule set", [(k, rules_text.PAGES[k][0]) for k in
                                         rules_text.ORDER], page)
         self.back_button = Button("Back", self.back)
@@ -536,7 +538,7 @@ class RulesScene(Scene):
         self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(80), bw, self.px(58))
 
     def _lines(self, px: int) -> list[tuple[str, bool, int]]:
-        a = self.app.assets
+        a = self.stage.assets
         out: list[tuple[str, bool, int]] = []
         inner = self.text_rect.w - self.px(40)
         for raw in rules_text.paragraphs(self.page.value):
@@ -569,7 +571,7 @@ class RulesScene(Scene):
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
         draw_panel(self, surf, self.text_rect)
-        a = self.app.assets
+        a = self.stage.assets
         lines = self.fitted_lines()
         y = self.text_rect.y + self.px(16)
         for text, head, p in lines:

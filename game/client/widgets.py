@@ -12,6 +12,12 @@ the focus to its ``default_focus`` (when that can take it) or to nothing. With
 keyboard focus, so Enter / Space stay with the scene's own keys. Text input (the IME) is on
 exactly while a text box of the shown scene has the focus: scenes call :meth:`Form.shown` when
 they become the top of the stack and :meth:`Form.hidden` when they leave it.
+
+A press belongs to what it began on: a widget that takes a mouse press also owns its release
+(the form swallows it, so a list acting on the press never lets the release act elsewhere), a
+list chooses a row on a whole click, and :meth:`Form.released_here` tells a scene that a
+release ends a press begun on the scene itself. (The module is a little over 600 lines: the
+widgets and the form share these focus and press rules, and stay together.)
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import pygame
 from game.client import theme
 from game.client.assets import Assets
 
-Callback = Callable[[], None]
+Callback = Callable[[], object]  # what it returns is ignored
 
 
 class Widget:
@@ -389,6 +395,7 @@ class ListBox(Widget):
         self.selected = 0 if self.rows else -1
         self.top = 0
         self.row_h = 28
+        self._down_row: int | None = None
 
     def visible_rows(self) -> int:
         extra = 1 if self.header else 0
@@ -410,14 +417,25 @@ class ListBox(Widget):
             self.top = max(0, min(max(0, len(self.rows) - n), self.top - ev.y))
             return True
         if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and self.rect.collidepoint(ev.pos):
-            y0 = self.rect.y + (self.row_h if self.header else 0)
-            i = self.top + (ev.pos[1] - y0) // max(1, self.row_h)
-            if 0 <= i < len(self.rows) and ev.pos[1] >= y0:
+            i = self._row_at(ev.pos)
+            self._down_row = i
+            if i is not None:
                 self.select(i)
-                if self.on_select:
-                    self.on_select(i)
             return True
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            # a row is chosen by a whole click: pressed and released on the same row
+            down, self._down_row = self._down_row, None
+            if down is not None and self.rect.collidepoint(ev.pos) and \
+                    self._row_at(ev.pos) == down:
+                if self.on_select:
+                    self.on_select(down)
+                return True
         return False
+
+    def _row_at(self, pos: tuple[int, int]) -> int | None:
+        y0 = self.rect.y + (self.row_h if self.header else 0)
+        i = self.top + (pos[1] - y0) // max(1, self.row_h)
+        return i if 0 <= i < len(self.rows) and pos[1] >= y0 else None
 
     def key(self, ev: pygame.event.Event) -> bool:
         moves = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -self.visible_rows(),
@@ -474,6 +492,12 @@ class Form:
         #: True while the form's scene is the top of the stack (text input follows it; a
         #: form being built for a scene not shown yet leaves text input alone).
         self.active = False
+        #: Mouse buttons whose press a widget took: their release belongs to that widget and
+        #: never reaches the scene (a widget acting on the press, then the scene on the release,
+        #: would make one click do two things).
+        self._captured: set[int] = set()
+        #: Mouse buttons pressed on no widget while this form was shown: where each press began.
+        self._free: dict[int, tuple[int, int]] = {}
         if self.widgets:
             self.focus_first()
 
@@ -501,15 +525,34 @@ class Form:
     def shown(self) -> None:
         """The scene is the top of the stack again: fix the focus, restart text input."""
         self.active = True
+        self.forget_presses()
         self.check_focus()
         self._text_mode()
 
     def hidden(self) -> None:
         """The scene left the top of the stack: its text box no longer takes typing."""
+        self.forget_presses()
         if self.active:
             self.active = False
             with contextlib.suppress(pygame.error):
                 pygame.key.stop_text_input()
+
+    def forget_presses(self) -> None:
+        """Presses begun before now (in another scene, or before a scene change) are not
+        this scene's: their releases do nothing here."""
+        self._captured.clear()
+        self._free.clear()
+
+    def released_here(self, ev: pygame.event.Event) -> bool:
+        """True when ``ev`` is a mouse release whose press began on this form's scene on no
+        widget: the scene's own clicks (board, hand) are whole clicks begun on the scene."""
+        if ev.type != pygame.MOUSEBUTTONUP:
+            return False
+        return self._free.pop(ev.button, None) is not None
+
+    def pressed_at(self, button: int = 1) -> tuple[int, int] | None:
+        """Where the scene's own press of ``button`` (on no widget) began, or None."""
+        return self._free.get(button)
 
     @property
     def focused(self) -> Widget | None:
@@ -557,24 +600,19 @@ class Form:
                 w.hovered = w.visible and w.rect.collidepoint(ev.pos)
             return any(w.visible and w.enabled and w.mouse(ev) for w in self.widgets)
         if ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL):
-            for w in self.widgets:
-                if not (w.visible and w.enabled):
-                    continue
-                if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and \
-                        w.rect.collidepoint(ev.pos) and w.focusable:
-                    if isinstance(w, Button) and not self.click_focuses_buttons:
-                        self.focus(None)
-                    else:
-                        self.focus(w)
-                if w.mouse(ev):
-                    if ev.type != pygame.MOUSEWHEEL and self.on_sound and \
-                            not isinstance(w, Button):
-                        self.on_sound("click")
-                    if isinstance(w, Button) and ev.type == pygame.MOUSEBUTTONUP and \
-                            self.on_sound:
-                        self.on_sound(w.sound)
-                    return True
-            return False
+            used = self._route_mouse(ev)
+            if ev.type == pygame.MOUSEBUTTONDOWN:
+                if used:
+                    self._captured.add(ev.button)
+                    self._free.pop(ev.button, None)
+                else:
+                    self._captured.discard(ev.button)
+                    self._free[ev.button] = ev.pos
+            elif ev.type == pygame.MOUSEBUTTONUP and ev.button in self._captured:
+                self._captured.discard(ev.button)
+                self._free.pop(ev.button, None)
+                return True  # the release of a widget's press: nothing else acts on it
+            return used
         if ev.type == pygame.TEXTINPUT:
             f = self.focused
             return bool(f and f.text_input(ev.text))
@@ -594,6 +632,27 @@ class Form:
                 if isinstance(w, Button) and w.hotkey == ev.key and w.visible and w.enabled:
                     w.press()
                     return True
+        return False
+
+    def _route_mouse(self, ev: pygame.event.Event) -> bool:
+        """Give a mouse press, release or wheel to the widgets; True when one used it."""
+        for w in self.widgets:
+            if not (w.visible and w.enabled):
+                continue
+            if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and \
+                    w.rect.collidepoint(ev.pos) and w.focusable:
+                if isinstance(w, Button) and not self.click_focuses_buttons:
+                    self.focus(None)
+                else:
+                    self.focus(w)
+            if w.mouse(ev):
+                if ev.type == pygame.MOUSEBUTTONDOWN and self.on_sound and \
+                        not isinstance(w, Button):
+                    self.on_sound("click")
+                if isinstance(w, Button) and ev.type == pygame.MOUSEBUTTONUP and \
+                        self.on_sound:
+                    self.on_sound(w.sound)
+                return True
         return False
 
     def draw(self, surf: pygame.Surface, assets: Assets) -> None:

@@ -49,8 +49,13 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from game.client.app import run
 
+    host = None
+    if args.host:
+        from game.launch.window import host_request
+
+        host = host_request(args)
     return run(size=size, fullscreen=True if args.fullscreen else None, frames=args.frames,
-               data=args.data, join=args.join, host=args)
+               data=args.data, join=args.join, host=host, name=args.name)
 
 
 if __name__ == "__main__":  # pragma: no cover - ``python -m game.launch`` uses __main__.py

@@ -9,7 +9,7 @@ machine) · ``registry`` (the games) · ``errors``.
 Every name other code imported from the one-file ``game.table`` is re-exported here.
 """
 
-from game.table.base import NO_HAND_COVER, OUTBOX_MAX, Result
+from game.table.base import OUTBOX_MAX, Result
 from game.table.cpu import CPU_TIMEOUT, HISTORY_MAX
 from game.table.errors import (
     CorruptSave,
@@ -38,7 +38,6 @@ __all__ = [
     "DURATIONS",
     "HISTORY_MAX",
     "NAME_MAX",
-    "NO_HAND_COVER",
     "OUTBOX_MAX",
     "SAVE_FORMAT",
     "SAVE_VERSION",

@@ -39,8 +39,6 @@ from game.table.seats import SYMBOLS, Seat, is_seat, same
 log = logging.getLogger("game.table")
 
 OUTBOX_MAX = 1000
-#: Games whose views hide nothing from a seat that the seat's neighbours may see (no hand cover).
-NO_HAND_COVER = {"layout"}
 # Public fields that change with every play: a "play" message carries them, so a change of
 # these alone sends no "table" message.
 _PLAY_DRIVEN = frozenset({"state_no", "to_move", "turns", "screen_owner", "cover"})
@@ -67,15 +65,8 @@ class Result:
 
 
 def _opening(rules: GameRules, config: Mapping[str, Any], seed: int) -> tuple[Any, list[Event]]:
-    """The starting state and the opening deal's events, from ONE call of ``rules.start``.
-
-    COMPATIBILITY PATH (until every ``GameRules`` declares ``start``): a rules object without
-    ``start`` (a registered test double) starts from ``new_game`` with no events.
-    """
-    start = getattr(rules, "start", None)
-    if start is None:
-        return rules.new_game(config, seed), []
-    state, events = start(config, seed)
+    """The starting state and the opening deal's events, from ONE call of ``rules.start``."""
+    state, events = rules.start(config, seed)
     return state, list(events)
 
 
@@ -338,7 +329,7 @@ class TableBase:
 
     def cover_needed(self) -> bool:
         """True while the screen must cover the hand until :meth:`screen_owner` taps in."""
-        if self.game in NO_HAND_COVER or self.phase != "playing":
+        if not self.rules.hides_hands_from_neighbours or self.phase != "playing":
             return False
         local = self._local_people()
         if len(local) < 2:

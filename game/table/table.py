@@ -461,11 +461,7 @@ class Table(SeatIntents, TableBase):
         return 1
 
     def _legal_tokens(self) -> list[str]:
-        # COMPATIBILITY PATH: a rules object without ``legal_tokens`` (a test double)
-        fast = getattr(self.rules, "legal_tokens", None)
-        if fast is not None:
-            return [str(p) for p in fast(self._state)]
-        return [str(p) for p in self.rules.legal_plays(self._state)]
+        return [str(p) for p in self.rules.legal_tokens(self._state)]
 
     def _fallback(self, why: str) -> str:
         msg = f"{why}; it plays the first legal play instead"

@@ -73,9 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "apply":
             st = parse_position(args.position)
             seat = RULES.to_move(st)
-            if seat is None:
-                RULES.check(st, 0, args.play)  # raises GameOver (or a notation error)
-            new, events = RULES.apply(st, seat, args.play)
+            # over (no seat to move): apply raises GameOver (or a notation error) for any seat
+            new, events = RULES.apply(st, 0 if seat is None else seat, args.play)
             print(format_position(new))
             for e in events:
                 print(event_text(e))

@@ -70,7 +70,7 @@ def _run(argv: list[str]) -> int:
         for e in events:
             print(json.dumps(e, separators=(",", ":")), file=out)
         return 0
-    config: dict = {"rules": args.rules, "seats": args.seats}
+    config: dict[str, Any] = {"rules": args.rules, "seats": args.seats}
     if args.mode:
         config["mode"] = args.mode
     if args.teams is not None:

@@ -1,8 +1,9 @@
 """Table screens for ``tools/screenshots.py``: lobby, track tables of 1 to 8 seats in play, a
 split in progress, pause, ADMIN, hot-seat cover and results.
 
-Each shot builds its scene through the same session and scene code the game uses, runs the
-table on frame time with the synchronous CPU runner, and leaves it on screen.
+Used by ``tools/screenshots.py`` only (not shipped in the package). Each shot builds its
+scene through the same session and scene code the game uses, runs the table on frame time with
+the synchronous CPU runner, and leaves it on screen.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ def _session(app: App, cfg: dict[str, Any], speed: str = "blitz", seed: int = 11
     game = str(cfg.get("game", "track"))
     rules = None
     if position is not None:
-        from game.client.testing import FixedStart
         from game.table import rules_for
+        from tests.client_testing import FixedStart
 
         rules = FixedStart(rules_for(game), position)
     return LocalSession(game, cfg, speed=speed, seed=seed, cpu=SyncCpu(),
@@ -87,7 +88,7 @@ def shot_lobby(app: App) -> None:
 
 def shot_lobby_hotseat(app: App) -> None:
     """A second person just sat at Blue: the name box asks who it is."""
-    from game.client.testing import frames
+    from tests.client_testing import frames
 
     s = _session(app, {"game": "track", "rules": "classic", "seats": 4})
     lobby = LobbyScene(app, s)

@@ -1,4 +1,6 @@
 """Helpers for driving the real client loop with synthetic events (tests, screenshots, bench).
+They live with the tests, not in the shipped package (``tools/`` and ``bench/`` import them
+with the repository root on ``sys.path``).
 
 Everything goes through ``pygame.event.post`` and :meth:`App.frame`, exactly like a person's
 input would: nothing calls a widget directly.
