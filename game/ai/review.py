@@ -151,7 +151,7 @@ def _layout_rollouts(view: Mapping[str, Any], tokens: Sequence[str], seed: int,
             apply_in_place(s, seat, tok, None)
             plies = 0
             while plies < MAX_PLIES and s.hand == hand:
-                lg = legal_tokens(s)
+                lg = [str(q) for q in legal_tokens(s)]
                 if not lg:
                     break
                 if lg[0] == "S":  # a live top discard is taken, else the stock
