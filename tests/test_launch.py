@@ -41,7 +41,8 @@ def test_headless_needs_host(tmp_path: pathlib.Path) -> None:
 
 # --- start-up: the window path loads no networking ------------------------------------------
 
-HEAVY = ("asyncio", "net", "net.host", "net.codes", "game.table", "game.cpu_worker",
+HEAVY = ("asyncio", "net", "net.host", "net.codes", "game.table.table", "game.table.savefile",
+         "game.table.cpu", "game.cpu_worker",
          "game.rules.track", "game.rules.layout", "multiprocessing", "game.launch.headless")
 
 

@@ -13,8 +13,6 @@ import argparse
 import json
 from typing import Any
 
-SPEED_NAMES = ("relaxed", "normal", "brisk", "blitz")
-
 
 class CliError(Exception):
     """A command-line option that cannot be used, with a message for people."""
@@ -61,7 +59,9 @@ def add_lan_arguments(parser: argparse.ArgumentParser) -> None:
                    help="extra game option (VALUE read as JSON if it parses), repeatable")
     t.add_argument("--cpu", default="tricky", choices=("easy", "tricky", "nasty"),
                    help="level of the CPUs in the empty seats (default tricky)")
-    t.add_argument("--speed", default="normal", choices=SPEED_NAMES, help="table speed")
+    from game.table.pacing import SPEEDS  # the one speed table (a small module, no table)
+
+    t.add_argument("--speed", default="normal", choices=tuple(SPEEDS), help="table speed")
     t.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
     port = t.add_argument("--port", type=int, default=None,
                           help="TCP port to serve on (default %(usual)s; 0: any free port)")
