@@ -40,12 +40,18 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+LEVEL_CHOICES = ("easy", "tricky", "nasty", "lite", "first", "oracle")
 SAMPLES = [0]  # --samples: Nasty (track) searches exactly this many samples, ignoring the clock
 
 
-def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget: float) -> str:
+def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget: float,
+            state: Any = None) -> str:
     if len(legal) == 1:
         return legal[0]
+    if lvl == "oracle" and game == "layout":  # bench only: sees the real state (cheats)
+        from bench.layout_oracle import oracle
+
+        return oracle(state, view, legal, seed)
     if lvl == "lite" and game == "track":  # experiment: Tricky-lite greedy
         from game.ai import track
 
@@ -53,10 +59,14 @@ def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget:
         return track.lite_choice(st, st.turn, plays).token
     if lvl == "first":  # experiment: the first legal play
         return legal[0]
-    if lvl == "nasty" and game == "track" and SAMPLES[0]:  # experiment: a fixed sample count
-        from game.ai import track
+    if lvl == "nasty" and SAMPLES[0]:  # experiment: a fixed sample count
+        if game == "track":
+            from game.ai import track
 
-        return track.nasty(view, legal, seed, 1e9, max_samples=SAMPLES[0])
+            return track.nasty(view, legal, seed, 1e9, max_samples=SAMPLES[0])
+        from game.ai import layout
+
+        return layout.nasty(view, legal, seed, 1e9, max_samples=SAMPLES[0])
     return choose_play(game, view, legal, lvl, seed, budget)
 
 
@@ -77,8 +87,8 @@ def _tweak() -> None:
             setattr(mod, parts[1], float(value))
 
 
-def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, Any]:
-    game, rules, a, b, seed, a_side, budget, max_plays = job
+def play_one(job: tuple[str, str, str, str, int, int, float, int, int]) -> dict[str, Any]:
+    game, rules, a, b, seed, a_side, budget, max_plays, seats = job
     _tweak()
     if game == "track":
         from game.rules.track import RULES
@@ -89,9 +99,9 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, 
     else:
         from game.rules.layout import RULES  # type: ignore[no-redef]
 
-        state = RULES.new_game({"seats": 2}, seed)
-        nteams = 2
-        level_of = [a if s == a_side else b for s in range(2)]
+        state = RULES.new_game({"seats": seats}, seed)
+        nteams = seats
+        level_of = [a if s == a_side else b for s in range(seats)]
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
     a_times: list[float] = []
     plays = 0
@@ -101,7 +111,7 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, 
         view = RULES.view(state, seat)
         lvl = level_of[seat]
         t0 = time.perf_counter()
-        tok = _decide(game, view, legal, lvl, seed * 100003 + plays, budget)
+        tok = _decide(game, view, legal, lvl, seed * 100003 + plays, budget, state)
         dt = (time.perf_counter() - t0) * 1000.0
         if len(legal) > 1:
             times[lvl].append(dt)
@@ -133,13 +143,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--game", choices=("track", "layout"), default="track")
     ap.add_argument("--rules", choices=("tees", "classic", "team"), default="tees")
-    ap.add_argument("--a", default="tricky", choices=("easy", "tricky", "nasty", "lite", "first"))
-    ap.add_argument("--b", default="easy", choices=("easy", "tricky", "nasty", "lite", "first"))
+    ap.add_argument("--a", default="tricky", choices=LEVEL_CHOICES)
+    ap.add_argument("--b", default="easy", choices=LEVEL_CHOICES)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--budget-ms", type=float, default=250.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--max-plays", type=int, default=6000)
+    ap.add_argument("--seats", type=int, default=2,
+                    help="layout only: players (level A in one chair, level B in the others; "
+                         "A's chair rotates over the games of a seed)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--samples", type=int, default=0,
                     help="experiments: track Nasty searches exactly this many samples per "
@@ -150,9 +163,14 @@ def main(argv: list[str] | None = None) -> int:
 
         os.environ["TT_SAMPLES"] = str(args.samples)  # inherited by the spawned workers
     rules = args.rules if args.game == "track" else "trash"
+    per = 2 if args.game == "track" else args.seats  # games per seed (A's chairs)
+    if args.game == "layout" and not 2 <= args.seats <= 8:
+        ap.error("--seats must be 2 to 8")
+    if args.game == "layout" and args.seats != 2:
+        rules = f"trash{args.seats}p"
     jobs = [
-        (args.game, args.rules, args.a, args.b, args.seed + i // 2, i % 2, args.budget_ms,
-         args.max_plays)
+        (args.game, args.rules, args.a, args.b, args.seed + i // per, i % per, args.budget_ms,
+         args.max_plays, args.seats)
         for i in range(args.games)
     ]
     wins = 0.0
