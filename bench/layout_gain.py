@@ -42,15 +42,16 @@ def main(argv: list[str] | None = None) -> int:
         k = 0
         while RULES.to_move(st) is not None and k < 5000:
             seat = RULES.to_move(st)
+            assert seat is not None
             legal = [str(p) for p in RULES.legal_plays(st)]
             view = RULES.view(st, seat)
             tok = legal[0]
             if len(legal) > 1:
                 decisions += 1
                 d = ai.count_choice(view, legal)
-                n = ai.nasty(view, legal, k, 1e9, max_samples=args.samples)
-                if n != d:
-                    gain = ai.play_out(st, n, seat) - ai.play_out(st, d, seat)
+                pick = ai.nasty(view, legal, k, 1e9, max_samples=args.samples)
+                if pick != d:
+                    gain = ai.play_out(st, pick, seat) - ai.play_out(st, d, seat)
                     kind = "W" if legal[0][0] == "W" else (
                         "L" if ai.live_for(view, seat, view["discard"][-1]) else "D")
                     kinds.setdefault(kind, []).append(gain)
@@ -64,11 +65,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {g + 1}/{args.games} deviations={len(diffs)} gain={sum(diffs):+.0f} "
                   + " ".join(f"{kk}:{len(v)}/{sum(v):+.0f}" for kk, v in sorted(kinds.items())),
                   flush=True)
-    n = len(diffs)
-    mean = sum(diffs) / n if n else 0.0
-    var = sum((x - mean) ** 2 for x in diffs) / max(1, n - 1)
-    se = math.sqrt(var * n) * 100 / max(1, hands)
-    print(f"gain decisions={decisions} deviations={n} gain={sum(diffs):+.0f} hands={hands} "
+    nd = len(diffs)
+    mean = sum(diffs) / nd if nd else 0.0
+    var = sum((x - mean) ** 2 for x in diffs) / max(1, nd - 1)
+    se = math.sqrt(var * nd) * 100 / max(1, hands)
+    print(f"gain decisions={decisions} deviations={nd} gain={sum(diffs):+.0f} hands={hands} "
           f"per100hands={sum(diffs) * 100 / max(1, hands):+.2f} se={se:.2f}", flush=True)
     return 0
 
