@@ -40,12 +40,13 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-LEVEL_CHOICES = ("easy", "tricky", "nasty", "lite", "first", "oracle")
+LEVEL_CHOICES = ("easy", "tricky", "nasty", "lite", "first", "oracle", "plain")
+HISTORY_MAX = 200  # as game.table passes to a CPU
 SAMPLES = [0]  # --samples: Nasty (track) searches exactly this many samples, ignoring the clock
 
 
 def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget: float,
-            state: Any = None) -> str:
+            state: Any = None, history: tuple[dict[str, Any], ...] = ()) -> str:
     if len(legal) == 1:
         return legal[0]
     if lvl == "oracle" and game == "layout":  # bench only: sees the real state (cheats)
@@ -59,15 +60,17 @@ def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget:
         return track.lite_choice(st, st.turn, plays).token
     if lvl == "first":  # experiment: the first legal play
         return legal[0]
+    if lvl == "plain":  # Nasty without the public log (track: no inference)
+        lvl, history = "nasty", ()
     if lvl == "nasty" and SAMPLES[0]:  # experiment: a fixed sample count
         if game == "track":
             from game.ai import track
 
-            return track.nasty(view, legal, seed, 1e9, max_samples=SAMPLES[0])
+            return track.nasty(view, legal, seed, 1e9, max_samples=SAMPLES[0], history=history)
         from game.ai import layout
 
         return layout.nasty(view, legal, seed, 1e9, max_samples=SAMPLES[0])
-    return choose_play(game, view, legal, lvl, seed, budget)
+    return choose_play(game, view, legal, lvl, seed, budget, history)
 
 
 def _tweak() -> None:
@@ -104,6 +107,7 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int, int]) -> dict[
         level_of = [a if s == a_side else b for s in range(seats)]
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
     a_times: list[float] = []
+    log: list[tuple[int, str]] = []
     plays = 0
     while RULES.to_move(state) is not None and plays < max_plays:
         seat = RULES.to_move(state)
@@ -111,7 +115,8 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int, int]) -> dict[
         view = RULES.view(state, seat)
         lvl = level_of[seat]
         t0 = time.perf_counter()
-        tok = _decide(game, view, legal, lvl, seed * 100003 + plays, budget, state)
+        hist = tuple({"seat": s, "play": p} for s, p in log[-HISTORY_MAX:])
+        tok = _decide(game, view, legal, lvl, seed * 100003 + plays, budget, state, hist)
         dt = (time.perf_counter() - t0) * 1000.0
         if len(legal) > 1:
             times[lvl].append(dt)
@@ -126,6 +131,7 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int, int]) -> dict[
             return {"seed": seed, "side": a_side, "score": None, "plays": plays, "a_times": [],
                     "error": f"{type(e).__name__}: {e} after {tok!r} in "
                              f"{RULES.format_position(prev)}"}
+        log.append((seat, tok))
         plays += 1
     out = RULES.outcome(state)
     if out is None:

@@ -138,7 +138,7 @@ def count_choice(view: Mapping[str, Any], legal: Sequence[str]) -> str:
     seat = view["turn"]
     unseen = unseen_by_rank(view)
     if legal[0].startswith("W"):
-        return _wild_by(unseen, legal, most=False)
+        return _wild_by(unseen, legal, most=bool(WILD_MOST))
     if "D" in legal and "S" in legal:
         top = view["discard"][-1]
         if live_for(view, seat, top):
@@ -153,6 +153,7 @@ def count_choice(view: Mapping[str, Any], legal: Sequence[str]) -> str:
     return legal[0]
 
 
+WILD_MOST = 0.0  # experiments: 1 puts a wild card where the MOST copies are unseen
 PASS_RATIO = 0.0  # was 0.3: exact forecasts show passing loses in every bucket (docs/ai.md)
 
 
@@ -186,8 +187,8 @@ def explain(view: Mapping[str, Any], token: str) -> str:
             "place least likely to come")
 
 
-def hint(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: float
-         ) -> tuple[str, str]:
+def hint(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: float,
+         history: Sequence[Mapping[str, Any]] = ()) -> tuple[str, str]:
     tok = nasty(view, legal, seed, budget_ms)
     return tok, explain(view, tok)
 
@@ -311,7 +312,7 @@ MIN_SAMPLES = 8  # before racing may stop the search
 
 
 def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: float,
-          max_samples: int | None = None) -> str:
+          max_samples: int | None = None, history: Sequence[Mapping[str, Any]] = ()) -> str:
     """Determinized rollouts from the seat's view: each sample deals the unseen cards at random
     (``determinize``: the stock and every face-down place, by the card count), and every legal
     play is played out to the end of the hand in that same deal (common random numbers). The
