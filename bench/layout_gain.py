@@ -2,6 +2,8 @@
 
     python -m bench.layout_gain --games 30 --samples 256 [--param layout.SEARCH_Z=2]
 
+(The search is off in play, ``SEARCH_WILD = SEARCH_SOURCE = 0``; this script turns both on.)
+
 Plays Tricky-against-Tricky games (two players, seeds from ``--seed``). At every decision with a
 choice it asks Nasty (fixed ``--samples``) and the count rule (Nasty's default); where they
 differ it plays both out on the *real* state with the rollout policy for every seat (an exact
@@ -30,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--param", action="append", default=[],
                     help="module constant override, e.g. layout.SEARCH_Z=2")
     args = ap.parse_args(argv)
+    ai.SEARCH_WILD = ai.SEARCH_SOURCE = 1.0  # the search is off in play: turn it on here
     for item in args.param:
         name, value = item.split("=")
         setattr(ai, name.split(".")[1], float(value))

@@ -1,15 +1,24 @@
 """CPU strength: matches between two levels, run by hand (not a test).
 
-    python bench/tournament.py --game track --rules tees --a tricky --b easy --games 400
-    python bench/tournament.py --game layout --a tricky --b easy --games 2000
+    python -m bench.tournament --game track --rules tees --a tricky --b easy --games 400
+    python -m bench.tournament --game layout --a tricky --b easy --games 2000 [--seats 4]
+
+(Run it with ``-m`` from the checkout to measure: ``python bench/tournament.py`` also works but
+imports ``game`` through the editable install, i.e. from wherever that points, and cannot load
+``bench.layout_oracle``.)
 
 Track games are teams of two against two (4 seats, team 0 = seats 0 and 2, team 1 = seats 1
-and 3); layout games are two players. Games come in pairs on one seed: level A plays team 0 /
-seat 0 in the first game of the pair and team 1 / seat 1 in the second, so both levels get the
-same deals from both chairs. Seeds are fixed (``--seed`` + pair number). Games run in
-``--jobs`` processes (default 2). Every CPU decision is timed; ``think_p95_ms`` is the 95th
-percentile of level A's decisions (only decisions with a choice: a single legal play is not
-timed). A game that reaches ``--max-plays`` counts as half a win.
+and 3); layout games are two players, or ``--seats N`` with level A in one chair and level B
+in the others. Games come in groups on one seed: level A plays team 0 / seat 0 in the first
+game, team 1 / seat 1 in the second (layout: each chair in turn), so both levels get the same
+deals from every chair. Seeds are fixed (``--seed`` + group number). Games run in ``--jobs``
+processes (default 2). Every CPU decision is timed; ``think_p95_ms`` is the 95th percentile of
+level A's decisions (only decisions with a choice: a single legal play is not timed). A game
+that reaches ``--max-plays`` counts as half a win. Each CPU gets the public log as
+``history`` (the last 200 plays, as the table passes it).
+
+Bench-only levels: ``oracle`` (layout: sees the real state, ``bench/layout_oracle.py``),
+``plain`` (Nasty without the public log), ``lite`` and ``first`` (track experiments).
 
 Last line::
 

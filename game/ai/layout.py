@@ -10,9 +10,15 @@ where a wild card goes (``W<i>``). Everything is read from the seat's view.
   the top discard): the rank least likely to come, by what it sees at a glance.
 * **Nasty** counts cards: the unseen cards (the stock and every face-down card) are the pack
   minus every face-up card, the whole discard pile and the card in hand. A wild card goes where
-  the fewest copies of the place's rank are left unseen; for the draw it weighs how likely the
-  stock is to help it against how likely its own last discard is to help the next player.
-  (Sampling whole hands out was tried and was noisier than the count; Nasty answers at once.)
+  the fewest copies of the place's rank are left unseen; it takes a live top discard and
+  otherwise draws (it used to take a dead discard back when the stock looked useless: exact
+  forecasts showed that loses). It answers at once.
+
+The sampling search below (determinized deals, every play played out to the end of the hand,
+common random numbers) is off (``SEARCH_WILD``/``SEARCH_SOURCE``): measured exactly, no
+view-only rule beats Tricky's two (take a live discard, else draw) and where the wild card goes
+hardly matters, so the search finds nothing to gain (``docs/ai.md``). The bench oracle
+(``bench/layout_oracle.py``) uses :func:`play_out` on the *real* state to measure the ceiling.
 """
 
 from __future__ import annotations

@@ -18,6 +18,10 @@ The evaluation (from one team's point of view, in "holes" of progress):
 * **threats**: the same for opponent pegs our team threatens (smaller weight: they move first);
 * **cards kept** (classic/team): jokers, 8s and 7s, and come-out cards while pegs wait in start,
   are worth something in hand, so they are not spent on moves any card could make.
+
+Nasty's samples follow what the public log reveals (:mod:`game.ai.infer`). This file is over
+600 lines because the evaluation, the three levels and the hint's reasons share the same
+helpers (hit ranks, probabilities); the inference lives in its own module.
 """
 
 from __future__ import annotations
