@@ -87,7 +87,7 @@ def _wild_by(counts: Sequence[int], legal: Sequence[str], most: bool) -> str:
     bv: float = -1e9
     for tok in legal:
         place = int(tok[1:])
-        v = counts[place] if most else -counts[place]
+        v: float = counts[place] if most else -counts[place]
         v += place * 1e-3  # ties: the higher place (fewer of those places across the table)
         if v > bv:
             bv = v

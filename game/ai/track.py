@@ -92,8 +92,8 @@ _CLASSIC_FWD = {1: (1, 7), 2: (2, 7), 3: (3, 7), 4: (4, 7), 5: (5, 7), 6: (6, 7)
 def _fwd_table(rules: int) -> list[frozenset[int]]:
     out: list[frozenset[int]] = [frozenset()] * 14
     if rules == TEES:
-        for d, rs in _TEES_FWD.items():
-            out[d] = frozenset(rs)
+        for d, ranks in _TEES_FWD.items():
+            out[d] = frozenset(ranks)
     else:
         for d, rs in _CLASSIC_FWD.items():
             out[d] = frozenset(rs)
@@ -738,9 +738,9 @@ def explain(view: Mapping[str, Any], token: str, seed: int = 0) -> str:
             bits.append(f"safe from every card but {names}")
         break
     if not bits:
-        gain = sum(peg_value(st, q, pegs[q]) - peg_value(st, q, st.pegs[q]) for q in moved)
-        if gain > 0:
-            bits.append(f"moves {int(gain)} holes closer to home")
+        ahead = sum(peg_value(st, q, pegs[q]) - peg_value(st, q, st.pegs[q]) for q in moved)
+        if ahead > 0:
+            bits.append(f"moves {int(ahead)} holes closer to home")
         else:
             bits.append("keeps your best cards for later")
     return "; ".join(bits[:2])
