@@ -14,7 +14,8 @@ quits. Tests build an :class:`App` themselves, post events with ``pygame.event.p
 :meth:`App.frame` (one turn of the real loop) or :meth:`App.run` with ``max_frames``.
 
 Global keys: F11 toggles fullscreen (remembered in the settings); the window is resizable
-(``VIDEORESIZE`` lays every scene out again). Closing the window quits.
+(``VIDEORESIZE`` lays every scene out again). Closing the window quits, after asking when a
+game is in progress (it is saved either way; Continue on the title brings it back).
 """
 
 from __future__ import annotations
@@ -261,17 +262,27 @@ class App:
 
     def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
         """Open a table from the New table screen; returns an error text or None."""
-        from game.client.session import LocalSession
+        from game.client import saves
+        from game.client.session import LocalSession, local_save_path
         from game.rules.api import RulesError
         from game.table import TableError
 
         game = str(config.get("game", "track"))
         if kind == "host":
             return self.host_new_table(game, config, speed)
+        save: Path | None = None
+        try:  # a local table is saved after every play, like a hosted one
+            save = local_save_path(self.store.folder)
+        except OSError as e:
+            self.message = f"This table will not be saved ({e})."
+        cpu = self.make_cpu()
         try:
-            session = LocalSession(game, config, speed=speed, cpu=self.make_cpu(),
-                                   clock=self.table_clock)
+            session = LocalSession(game, config, speed=speed, cpu=cpu,
+                                   clock=self.table_clock, save_path=save)
         except (RulesError, TableError, ValueError) as e:
+            cpu.close()
+            if save is not None:
+                saves.discard_save(save)
             return str(e)
         if kind == "solo":
             r = session.sit(0, self.settings.name)
@@ -305,7 +316,10 @@ class App:
         """Reopen a hosted table from its save file, under the code and port it had, so every
         joined program rejoins its seat by itself; returns an error text or None."""
         from game.client import saves
+        from game.client.session import is_local_save
 
+        if is_local_save(save):
+            return self.resume_local(save)
         note = saves.read_host_note(save)
         kw = {**self.net_options, **options, "resume": Path(save)}
         if note.get("code") and "code" not in options:
@@ -313,6 +327,45 @@ class App:
         if note.get("port") and "port" not in options:
             kw["port"] = note["port"]  # the same port: links already sent keep working
         return self._host("track", {}, "normal", kw, "host")
+
+    def resume_local(self, save: str | Path) -> str | None:
+        """Reopen a local table (Play, Solo, hot seat) from its save, on this screen, with its
+        people back at it; returns an error text or None."""
+        from game.client.session import LocalSession
+        from game.table import TableError
+
+        cpu = self.make_cpu()
+        try:
+            session = LocalSession.resume(save, cpu=cpu, clock=self.table_clock)
+        except (TableError, ValueError, OSError) as e:
+            cpu.close()
+            return f"Could not reopen that table: {e}"
+        if session.phase == "lobby":  # saved before its start: back to its lobby
+            self.open_lobby(session, "solo" if len(session.seats) == 1 else "local")
+        else:
+            self.open_table(session)
+        return None
+
+    def table_in_progress(self) -> bool:
+        """True while a scene holds a table whose game is being played (not over)."""
+        for s in self.scenes:
+            session = router.session_of(s)
+            if session is not None and session.public.get("phase") == "playing":
+                return True
+        return False
+
+    def ask_to_quit(self) -> None:
+        """Closing the window with a game in progress asks first (a second close quits)."""
+        top = self.top
+        if top is not None and getattr(top, "kind", "") == "quit":
+            self.quit()
+            return
+        if not self.table_in_progress():
+            self.quit()
+            return
+        self.show("confirm", question="Leave the game?",
+                  detail="It is saved; Continue on the title brings it back.",
+                  yes="Quit", no="Play on", on_yes=self.quit, kind="quit")
 
     def _host(self, game: str, config: dict[str, Any], speed: str, kw: dict[str, Any],
               kind: str) -> str | None:
@@ -374,7 +427,7 @@ class App:
     # the loop ------------------------------------------------------------------
     def handle(self, ev: pygame.event.Event) -> None:
         if ev.type == pygame.QUIT:
-            self.quit()
+            self.ask_to_quit()
             return
         if ev.type == pygame.VIDEORESIZE:
             self.resize(ev.w, ev.h)

@@ -235,14 +235,15 @@ class LobbyScene(Scene):
             self.session.poll()
 
     def back(self) -> None:
-        remote = self.session.remote  # only a LAN table has a host thread and a save file
-        save = self.session.save_path if remote else None
-        hosting = remote and self.session.host_thread is not None
+        # a local table and a hosted one have a save file here; a joined one has none
+        remote = self.session.remote
+        save = self.session.save_path
+        owner = not remote or self.session.host_thread is not None
         self.session.close()
-        if hosting and save is not None:
+        if owner and save is not None:
             from game.client import saves
 
-            if saves.never_started(save):  # the host left the lobby: nothing to reopen
+            if saves.never_started(save):  # left in the lobby: nothing to reopen
                 saves.discard_save(save)
         self.stage.pop()
 

@@ -9,6 +9,7 @@ screens (lobby, track table, layout table) live in their own modules and are rea
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -53,16 +54,65 @@ class TitleScene(Scene):
             ("Rules", lambda: stage.show("rules")),
             ("Quit", stage.quit),
         ]
+        #: The table Continue reopens (the newest unfinished one, local or hosted), or None.
+        self.resume_save: Any = None
+        self.continue_button = Button("Continue", self.continue_table)
+        self.continue_button.visible = False
+        self.form.add(self.continue_button)
         self.buttons = [Button(t, f) for t, f in items]
         for b in self.buttons:
             self.form.add(b)
         self.t = 0.0
+        self.find_continue()
+
+    def find_continue(self) -> None:
+        """Show Continue for the newest table that was started and is not finished."""
+        self.resume_save = None
+        folder = Path(self.stage.store.folder)
+        try:  # no saves, no import of the table package (the first frame stays light)
+            any_saves = any(p.suffix == ".jsonl" for p in (folder / "saves").iterdir())
+        except OSError:
+            any_saves = False
+        if any_saves:
+            from game.client.saves import list_saves, never_started
+
+            for info in list_saves(folder, limit=20):
+                if not info.finished and (info.plays or not never_started(info.path)):
+                    self.resume_save = info
+                    break
+        had = self.continue_button.visible
+        self.continue_button.visible = self.resume_save is not None
+        if self.resume_save is not None:
+            info = self.resume_save
+            self.continue_button.label = f"Continue: {info.title()}"
+            if not had:
+                self.form.focus(self.continue_button)
+        self.form.check_focus()
+        if self.form.focused is None:
+            self.form.focus_first()
+
+    def continue_table(self) -> None:
+        info = self.resume_save
+        if info is None:
+            return
+        problem = self.stage.reopen_table(info.path)
+        if problem:
+            self.stage.message = problem
+
+    def enter(self) -> None:
+        self.find_continue()  # back from a table: it may be finished now, or new
+        super().enter()
 
     def layout(self, w: int, h: int) -> None:
         bw, bh, gap = self.px(340), self.px(62), self.px(18)
         col_gap = self.px(40)
         x0 = w // 2 - bw - col_gap // 2
         top = int(h * 0.40)
+        if self.continue_button.visible:
+            bh, gap = self.px(54), self.px(12)
+            top = int(h * 0.37)
+            self.continue_button.rect = pygame.Rect(x0, top, 2 * bw + col_gap, bh)
+            top += bh + gap
         for i, b in enumerate(self.buttons):
             col, row = divmod(i, 4)
             b.rect = pygame.Rect(x0 + col * (bw + col_gap), top + row * (bh + gap), bw, bh)
@@ -71,7 +121,10 @@ class TitleScene(Scene):
         self.t += dt
 
     def back(self) -> None:
-        self.stage.quit()
+        """Esc on the title asks before quitting (Enter quits, Esc stays)."""
+        self.stage.show("confirm", question="Quit Tee Table?",
+                        detail="Every table in progress is saved; Continue brings it back.",
+                        yes="Quit", no="Stay", on_yes=self.stage.quit, kind="quit")
 
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
@@ -148,7 +201,6 @@ class NewTableScene(Scene):
         self.start_button = Button("Start" if kind != "host" else "Open the table", self.start)
         self.back_button = Button("Back", self.back)
         self.reopen_button = Button("Reopen a saved table", lambda: stage.show("reopen"))
-        self.reopen_button.visible = kind == "host"
         for w in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
                   self.last_chance, self.upcard, self.layout_size, self.speed,
                   self.start_button, self.back_button, self.reopen_button):
@@ -222,9 +274,10 @@ class NewTableScene(Scene):
 
 # ---------------------------------------------------------------------------- reopen
 class ReopenScene(Scene):
-    """Host a game -> Reopen a saved table: the tables this program hosted (saved in the data
-    folder), newest first, with game, rules, seats, people and date. Choosing one reopens it
-    under the same code and port: every joined program rejoins its seat by itself."""
+    """Reopen a saved table (from New table / Host a game): the tables this program played or
+    hosted (saved in the data folder), newest first, with game, rules, seats, people and date.
+    A local one (Play, Solo, hot seat) resumes here with its people back on this screen; a
+    hosted one reopens under the same code and port: every joined program rejoins by itself."""
 
     name = "reopen"
     title = "Reopen a saved table"
@@ -232,13 +285,15 @@ class ReopenScene(Scene):
     def __init__(self, stage: Stage) -> None:
         super().__init__(stage)
         from game.client.saves import list_saves
+        from game.client.session import is_local_save
 
         self.error: str | None = None
         self.saves = list_saves(stage.store.folder)
         rows = []
         for info in self.saves:
             when, who, plays = info.detail().split(" - ", 2)
-            rows.append([when, info.title(), who, plays])
+            where = "here" if is_local_save(info.path) else "hosted"
+            rows.append([when, f"{info.title()} ({where})", who, plays])
         self.table = ListBox(rows, on_select=self.reopen, widths=(0.24, 0.28, 0.32, 0.16),
                              header=("Saved", "Game", "People", "Progress"))
         self.back_button = Button("Back", self.back)
@@ -265,11 +320,12 @@ class ReopenScene(Scene):
         a = self.stage.assets
         w = surf.get_width()
         if not self.saves:
-            msg = a.fit_text("No saved tables yet: tables you host are saved here.",
+            msg = a.fit_text("No saved tables yet: every table you play or host is saved here.",
                              self.px(26), theme.TEXT_DIM, self.table.rect.w - 20)
             surf.blit(msg, msg.get_rect(center=self.table.rect.center))
-        tip = a.fit_text("Click a table (or Up / Down, then Enter) to reopen it: everyone "
-                         "rejoins their seat by themselves.", self.px(22), theme.TEXT_DIM,
+        tip = a.fit_text("Click a table (or Up / Down, then Enter) to reopen it: a table played "
+                         "here resumes here; at a hosted one everyone rejoins their seat.",
+                         self.px(22), theme.TEXT_DIM,
                          int(w * 0.94))
         surf.blit(tip, tip.get_rect(center=(w // 2, self.table.rect.bottom + self.px(24))))
         if self.error:

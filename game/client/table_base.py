@@ -228,6 +228,20 @@ class TableScene(Scene):
         self.stage.push(AdminOverlay(self.stage, self.session))
 
     def leave_table(self) -> None:
+        """Leave table / Back to title: a game in progress asks first (it is saved)."""
+        if self.public["phase"] != "playing":
+            self.leave_now()
+            return
+        if self.session.save_path is not None:
+            detail = "It is saved; Continue on the title brings it back."
+        elif self.session.remote:
+            detail = "Join again with the same code to get your seat back."
+        else:
+            detail = "This table could not be saved: it ends here."
+        self.stage.show("confirm", question="Leave the game?", detail=detail,
+                        yes="Leave", no="Play on", on_yes=self.leave_now, kind="leave")
+
+    def leave_now(self) -> None:
         self.session.close()
         self.stage.back_to("title")
 
@@ -419,6 +433,10 @@ class TableScene(Scene):
         surf.blit(t, t.get_rect(center=(w // 2, h // 2 - self.px(90))))
         by = a.fit_text(sub, self.px(30), theme.TEXT, int(w * 0.9))
         surf.blit(by, by.get_rect(center=(w // 2, h // 2 - self.px(30))))
+        if self.ready_button.visible:
+            keys = a.fit_text("Enter, Space, R, P or Esc: Ready, play on", self.px(22),
+                              theme.TEXT_DIM, int(w * 0.9))
+            surf.blit(keys, keys.get_rect(center=(w // 2, h // 2 + self.px(2))))
         for b in (self.ready_button, self.leave_button):
             b.draw(surf, a)
 
@@ -472,8 +490,12 @@ class TableScene(Scene):
         self.ready_button.visible = show and self.i_must_ready()
         self.leave_button.visible = show
         self.done_button.visible = over and self.timeline.idle
-        self.pause_button.visible = not over
-        self.admin_button.visible = self.session.is_host and not over
+        # an overlay (pause, end of game) holds the focus: nothing under it takes Tab or keys
+        overlay = show or over
+        self.pause_button.visible = not overlay
+        self.admin_button.visible = self.session.is_host and not overlay
+        for w in self.leading_widgets():
+            w.enabled = not overlay
         self.legal_plays()
 
     def follow_speed(self) -> None:
@@ -509,9 +531,32 @@ class TableScene(Scene):
         """The status line: the message, else what the connection is doing (LAN), else None."""
         return self.message or self.connection_note()
 
+    #: Keys that tap Ready on the pause overlay (Esc too: back to the game).
+    READY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r, pygame.K_p,
+                  pygame.K_ESCAPE)
+
+    def handle_pause_key(self, ev: pygame.event.Event, fresh: bool) -> bool:
+        """Keys on the pause overlay; True when the overlay took the key. Enter / Space press
+        the focused overlay button (Ready when none is focused); R, P and Esc tap Ready.
+        A key repeat or a key held since the pause is no answer (P held must not resume)."""
+        if ev.type != pygame.KEYDOWN or not self.show_pause():
+            return False
+        focused = self.form.focused
+        if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE) and \
+                isinstance(focused, Button) and focused.visible:
+            return False  # Leave table (or Ready) has the focus: the form presses it
+        if ev.key in self.READY_KEYS:
+            if fresh and self.ready_button.visible:
+                self.ready()
+                self.stage.sound("click")
+            return True
+        return ev.key not in (pygame.K_TAB, pygame.K_UP, pygame.K_DOWN, pygame.K_F11)
+
     def handle(self, ev: pygame.event.Event) -> None:
         fresh = self._key_fresh(ev)
         if self._watch_cover() and self.handle_cover(ev, fresh):
+            return
+        if self.handle_pause_key(ev, fresh):
             return
         if self.form.handle(ev):
             return
