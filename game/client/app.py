@@ -346,6 +346,49 @@ class App:
             self.open_table(session)
         return None
 
+    def rematch(self, session: Any) -> str | None:
+        """Rematch at the end of a local game: a new table (saved like every local one) with
+        the same config and seats (the same people on this screen, the same CPU levels) and a
+        new deal, shown in place of the finished one; returns an error text or None."""
+        from game.client import saves
+        from game.client.session import LocalSession, local_save_path
+        from game.rules.api import RulesError
+        from game.table import TableError
+
+        if session.remote:
+            return "Rematch is for tables played on this screen."
+        save: Path | None = None
+        with contextlib.suppress(OSError):
+            save = local_save_path(self.store.folder)
+        cpu = self.make_cpu()
+        try:
+            new = LocalSession(session.game, session.config,
+                               speed=str(session.public.get("speed") or "normal"), cpu=cpu,
+                               clock=self.table_clock, save_path=save)
+        except (RulesError, TableError, ValueError) as e:
+            cpu.close()
+            if save is not None:
+                saves.discard_save(save)
+            return f"Could not deal a rematch: {e}"
+        problems = []
+        for s in session.seats:
+            i = int(s["seat"])
+            if s["kind"] == "person" and i in session.tokens:
+                r = new.sit(i, str(s["name"]))
+            else:
+                r = new.set_cpu(i, str(s.get("level") or "tricky"))
+            if not r.ok:
+                problems.append(r.message)
+        r = new.start()
+        if problems or not r.ok:
+            new.close()
+            if save is not None:
+                saves.discard_save(save)
+            return f"Could not deal a rematch: {(problems or [r.message])[0]}"
+        session.close()
+        self.open_table(new, replace=True)
+        return None
+
     def table_in_progress(self) -> bool:
         """True while a scene holds a table whose game is being played (not over)."""
         for s in self.scenes:

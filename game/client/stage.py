@@ -111,6 +111,10 @@ class Stage(Protocol):
 
     def reopen_table(self, save: str | Path, **options: Any) -> str | None: ...
 
+    def rematch(self, session: Any) -> str | None:
+        """A new deal at a finished local table, same config and seats; an error or None."""
+        ...
+
     def join_table(self, target: Any) -> str | None: ...
 
     def hints(self) -> Any:
