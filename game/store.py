@@ -115,6 +115,11 @@ class Settings:
     animation: str = "full"  # one of ANIMATIONS
     fullscreen: bool = False
     table_speed: str = "normal"  # the speed a table hosted here starts at; one of SPEEDS
+    #: High contrast for the tables (stronger outlines and colours; the table scenes read it).
+    high_contrast: bool = False
+    #: The New table screen's last choices: ``{"track": {...}, "layout": {...}, "solo":
+    #: {...}, "last": {"local": "layout", ...}}`` (each a mapping of option -> JSON value).
+    setup: dict[str, Any] = field(default_factory=dict)
     # Keys written by a newer version are kept and written back unchanged.
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -144,6 +149,10 @@ class Settings:
             out.append("fullscreen must be true or false")
         if self.table_speed not in SPEEDS:
             out.append(f"table_speed must be one of {', '.join(SPEEDS)}")
+        if not isinstance(self.high_contrast, bool):
+            out.append("high_contrast must be true or false")
+        if not _setup_ok(self.setup):
+            out.append("setup must map names to mappings of options to plain values")
         if not isinstance(self.extra, dict):
             out.append("extra must be a dict")
         return out
@@ -156,6 +165,19 @@ class Settings:
 
 
 _SETTING_NAMES = tuple(f.name for f in fields(Settings) if f.name != "extra")
+
+
+def _setup_ok(setup: object) -> bool:
+    """``setup`` is ``{name: {option: str | int | bool | None}}`` (JSON scalars only)."""
+    if not isinstance(setup, dict):
+        return False
+    for k, v in setup.items():
+        if not isinstance(k, str) or not isinstance(v, dict):
+            return False
+        for opt, val in v.items():
+            if not isinstance(opt, str) or not (val is None or isinstance(val, str | int)):
+                return False
+    return True
 
 
 class PointsRow(NamedTuple):

@@ -187,3 +187,17 @@ def test_a_folder_that_cannot_be_written_gives_clear_errors(tmp_path: Path) -> N
     with pytest.raises(RecordsError):
         store.points()
     assert blocker.read_text(encoding="utf-8").startswith("a file")
+
+
+def test_high_contrast_and_setup_round_trip_and_bad_ones_are_refused(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    s = replace(Settings(), high_contrast=True,
+                setup={"track": {"rules": "classic", "seats": 6}, "last": {"local": "track"}})
+    store.save_settings(s)
+    back = Store(tmp_path).settings()
+    assert back.high_contrast is True and back.setup == s.setup
+    for bad in ({"high_contrast": "yes"}, {"setup": {"track": [1]}},
+                {"setup": {"track": {"seats": 1.5}}}, {"setup": "x"}):
+        with pytest.raises(SettingsError):
+            store.save_settings(replace(Settings(), **bad))
+    assert Store(tmp_path).settings() == back  # nothing written by the refused ones

@@ -260,8 +260,10 @@ class App:
             self._hints = HintRunner(processes=self.hint_processes)
         return self._hints
 
-    def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
-        """Open a table from the New table screen; returns an error text or None."""
+    def start_table(self, config: dict[str, Any], kind: str, speed: str,
+                    seed: int | None = None) -> str | None:
+        """Open a table from the New table screen (``seed``: deal that seed again, None: a
+        new one); returns an error text or None."""
         from game.client import saves
         from game.client.session import LocalSession, local_save_path
         from game.rules.api import RulesError
@@ -277,7 +279,7 @@ class App:
             self.message = f"This table will not be saved ({e})."
         cpu = self.make_cpu()
         try:
-            session = LocalSession(game, config, speed=speed, cpu=cpu,
+            session = LocalSession(game, config, speed=speed, cpu=cpu, seed=seed,
                                    clock=self.table_clock, save_path=save)
         except (RulesError, TableError, ValueError) as e:
             cpu.close()

@@ -9,6 +9,7 @@ screens (lobby, track table, layout table) live in their own modules and are rea
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,7 @@ import pygame
 
 from game.client import rules_text, theme
 from game.client.scene import Scene
-from game.client.widgets import Button, Choice, ListBox, Slider, TextInput, Toggle
+from game.client.widgets import Button, Choice, ListBox, Slider, TextInput, Toggle, Widget
 
 if TYPE_CHECKING:
     from game.client.stage import Stage
@@ -172,12 +173,54 @@ def track_team_options(rules: str, seats: int) -> list[int]:
     return {4: [2], 6: [2, 3], 8: [2, 4]}.get(seats, [])
 
 
+#: One line under each option of the New table screen saying what it does (by value).
+OPTION_HELP: dict[str, dict[Any, str]] = {
+    "game": {"track": "Race your five pegs out of start, once round and into home, moved by "
+                      "the cards you play.",
+             "layout": "Trash: turn your face-down layout into Ace to 10 before anyone else."},
+    "rules": {"tees": "Tees: one deck, no jokers, always in teams of two; a Jack swaps two "
+                      "pegs.",
+              "classic": "Classic (Pegs and Jokers): draw, then play; a 7 splits, an 8 goes "
+                         "back, a joker jumps.",
+              "team": "Team: like Classic, but every turn you may move any peg of your "
+                      "team."},
+    "mode": {"teams": "Teams: partners sit apart and win together when all their pegs are "
+                      "home.",
+             "h2h": "Head to head: two players, each for themselves.",
+             "ffa": "Free-for-all: every colour for itself.",
+             "solo": "Solo: you alone, nobody to bump: all five pegs home in as few turns as "
+                     "you can."},
+    "wild": {"J": "Jacks are wild: you choose the place for each; a Queen or King ends the "
+                  "turn.",
+             "K": "Kings are wild: you choose the place for each; a Jack or Queen ends the "
+                  "turn."},
+    "last_chance": {False: "Last chance off: the hand ends as soon as someone fills their "
+                           "layout.",
+                    True: "Last chance on: when someone fills their layout, everyone else "
+                          "has one more turn."},
+    "upcard": {False: "Starting upcard off: the discard pile starts empty.",
+               True: "Starting upcard on: one card is turned up to start the discard pile."},
+}
+SPEED_HELP = {"relaxed": "Relaxed: slow moves and long CPU thinking, easy to follow.",
+              "normal": "Normal: every move animated at an easy pace.",
+              "brisk": "Brisk: quicker moves and CPUs.", "blitz": "Blitz: as fast as it goes."}
+#: A seed deals the same game again (Table.create takes 0..2**64-1; new ones are 63 bits).
+SEED_MAX = 2**64 - 1
+
+
 class NewTableScene(Scene):
-    """Choose the game and its options. ``kind``: ``local`` (Play), ``host`` or ``solo``."""
+    """Choose the game and its options. ``kind``: ``local`` (Play), ``host`` or ``solo``.
+
+    The last choices are kept in the settings (``setup``: per game, and the game per kind) and
+    come back next time. Each option has a line under it saying what it does; rows keep their
+    places when Mode changes (Teams keeps its slot while hidden). Solo shows only what can be
+    chosen: rule set, speed and a seed (blank: a new deal; a number deals that game again,
+    ``seed=`` fills it in, from Records)."""
 
     name = "new_table"
 
-    def __init__(self, stage: Stage, kind: str = "local") -> None:
+    def __init__(self, stage: Stage, kind: str = "local", seed: int | None = None,
+                 rules: str | None = None) -> None:
         super().__init__(stage)
         if kind not in ("local", "host", "solo"):
             raise ValueError(f"unknown table kind {kind!r}")
@@ -187,8 +230,8 @@ class NewTableScene(Scene):
         solo = kind == "solo"
         self.game = Choice("Game", [("track", "Track (pegs)"), ("layout", "Trash (cards)")],
                            "track", self._changed)
-        rules = [r for r in TRACK_RULES if not (solo and r[0] == "tees")]
-        self.rules = Choice("Rule set", rules, "classic" if solo else "tees", self._changed)
+        rule_sets = [r for r in TRACK_RULES if not (solo and r[0] == "tees")]
+        self.rules = Choice("Rule set", rule_sets, "classic" if solo else "tees", self._changed)
         self.mode = Choice("Mode", [], "solo" if solo else "teams", self._changed)
         self.seats = Choice("Seats", [], 1 if solo else 4, self._changed)
         self.teams = Choice("Teams", [], 2, self._changed)
@@ -198,17 +241,66 @@ class NewTableScene(Scene):
         self.layout_size = Choice("Layout size", [(n, str(n)) for n in range(10, 0, -1)], 10)
         speed = stage.settings.table_speed
         self.speed = Choice("Table speed", [(k, v) for k, v in SPEED_TEXT.items()], speed)
+        self.seed = TextInput("Seed", "" if seed is None else str(seed), 20, self._typed,
+                              lambda _t: self.start(), placeholder="blank: a new deal")
+        self.seed.visible = solo
         self.start_button = Button("Start" if kind != "host" else "Open the table", self.start)
         self.back_button = Button("Back", self.back)
         self.reopen_button = Button("Reopen a saved table", lambda: stage.show("reopen"))
         for w in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
-                  self.last_chance, self.upcard, self.layout_size, self.speed,
+                  self.last_chance, self.upcard, self.layout_size, self.speed, self.seed,
                   self.start_button, self.back_button, self.reopen_button):
             self.form.add(w)
         if solo:
             self.game.enabled = False
         self._changed(None)
+        self.restore(rules)
         self.form.focus(self.start_button if solo else self.game)
+
+    # ------------------------------------------------------------------ remembered choices
+    def _memory(self, name: str) -> dict[str, Any]:
+        mem = self.stage.settings.setup.get(name)
+        return dict(mem) if isinstance(mem, dict) else {}
+
+    def restore(self, rules: str | None = None) -> None:
+        """The last choices (settings ``setup``) back on the rows; ``rules`` overrides."""
+        solo = self.kind == "solo"
+        if not solo:
+            game = self._memory("last").get(self.kind)
+            if game in ("track", "layout"):
+                self.game.set_options(self.game.options, game)
+                self._changed(None)
+        mem = self._memory("solo" if solo else "track")
+        if rules is not None:
+            mem["rules"] = rules
+        for w, k in ((self.rules, "rules"), (self.mode, "mode"), (self.seats, "seats"),
+                     (self.teams, "teams")):
+            if k in mem and not (solo and k in ("mode", "seats")):
+                w.set_options(w.options, mem[k])
+                self._changed(None)
+        lay = self._memory("layout")
+        for w, k in ((self.seats, "seats"), (self.wild, "wild"),
+                     (self.last_chance, "last_chance"), (self.upcard, "upcard"),
+                     (self.layout_size, "layout_size")):
+            if k in lay and self.game.value == "layout":
+                w.set_options(w.options, lay[k])
+        self._changed(None)
+
+    def remember(self) -> None:
+        """Keep these choices for next time (a failure to save is shown, never fatal)."""
+        setup = {k: dict(v) for k, v in self.stage.settings.setup.items()
+                 if isinstance(v, dict)}
+        cfg = {k: v for k, v in self.config().items() if k != "game"}
+        if self.kind == "solo":
+            setup["solo"] = {"rules": cfg["rules"]}
+        else:
+            setup[self.game.value] = cfg
+            setup["last"] = {**setup.get("last", {}), self.kind: self.game.value}
+        self.stage.save_settings(setup=setup, table_speed=self.speed.value)
+
+    # ------------------------------------------------------------------ choices
+    def _typed(self, _text: str) -> None:
+        self.error = None
 
     def _changed(self, _value: Any) -> None:
         track = self.game.value == "track"
@@ -225,12 +317,52 @@ class NewTableScene(Scene):
             self.teams.set_options([(t, f"{t} teams of {per // t}") for t in teams])
         else:
             self.seats.set_options([(n, str(n)) for n in range(2, 9)])
-        self.rules.visible = self.mode.visible = track
+        # solo has one game, one mode and one seat: no rows whose arrows do nothing
+        self.game.visible = not solo
+        self.rules.visible = track
+        self.mode.visible = track and not solo
+        self.seats.visible = not solo
         self.teams.visible = track and self.mode.value == "teams"
         for w in (self.wild, self.last_chance, self.upcard, self.layout_size):
             w.visible = not track
-        self.speed.visible = self.kind != "solo"
+        self.form.check_focus()
         self.layout(*self.size)
+
+    def slots(self) -> list[Widget]:
+        """The option rows in their places (hidden ones keep theirs: nothing moves under the
+        mouse when Mode changes)."""
+        if self.kind == "solo":
+            return [self.rules, self.speed, self.seed]
+        if self.game.value == "track":
+            return [self.game, self.rules, self.mode, self.seats, self.teams, self.speed]
+        return [self.game, self.seats, self.wild, self.last_chance, self.upcard,
+                self.layout_size, self.speed]
+
+    def help_for(self, w: Widget) -> str:
+        """The line under a row: what the option (at its value) does."""
+        if w is self.speed:
+            return SPEED_HELP.get(self.speed.value, "")
+        if w is self.seed:
+            return ("Blank deals a new game; a number deals that game again (Records lists "
+                    "your best seeds).")
+        if w is self.seats:
+            if self.game.value == "layout":
+                return f"{self.seats.value} players: people sit in the lobby, CPUs take the rest."
+            return (f"{self.seats.value} colours round the board: people sit in the lobby, "
+                    "CPUs take the rest.")
+        if w is self.teams:
+            return "How the seats split into teams: partners win together."
+        if w is self.layout_size:
+            n = self.layout_size.value
+            return ("A layout of 10: the full game." if n == 10 else
+                    f"A layout of {n}: a shorter game (places Ace to {n}).")
+        names = {id(self.game): "game", id(self.rules): "rules", id(self.mode): "mode",
+                 id(self.wild): "wild", id(self.last_chance): "last_chance",
+                 id(self.upcard): "upcard"}
+        key = names.get(id(w))
+        if key is None or not isinstance(w, Choice):
+            return ""
+        return OPTION_HELP[key].get(w.value, "")
 
     def config(self) -> dict[str, Any]:
         """The game configuration these choices describe."""
@@ -244,31 +376,62 @@ class NewTableScene(Scene):
             cfg["teams"] = self.teams.value
         return cfg
 
+    def chosen_seed(self) -> tuple[bool, int | None]:
+        """(ok, seed): the Seed box's number, None when blank; not ok when it is no seed."""
+        text = self.seed.text.strip() if self.kind == "solo" else ""
+        if not text:
+            return True, None
+        if not text.isdigit() or int(text) > SEED_MAX:
+            self.error = ("A seed is a whole number (Records shows the seeds of your best "
+                          "games), or leave it blank for a new deal.")
+            return False, None
+        return True, int(text)
+
     def start(self) -> None:
-        self.error = self.stage.start_table(self.config(), self.kind, self.speed.value)
+        ok, seed = self.chosen_seed()
+        if not ok:
+            return
+        self.remember()
+        if seed is None:
+            self.error = self.stage.start_table(self.config(), self.kind, self.speed.value)
+        else:
+            self.error = self.stage.start_table(self.config(), self.kind, self.speed.value,
+                                                seed=seed)
 
     def layout(self, w: int, h: int) -> None:
-        shown = [wd for wd in (self.game, self.rules, self.mode, self.seats, self.teams,
-                               self.wild, self.last_chance, self.upcard, self.layout_size,
-                               self.speed) if wd.visible]
-        fw = min(self.px(640), int(w * 0.86))
-        rh = self.px(50)
-        gap = self.px(12)
-        y = self.px(110)
-        self.column(shown, (w - fw) // 2, y, fw, rh, gap)
+        fw = min(self.px(720), int(w * 0.9))
+        rh = self.px(42)
+        pitch = rh + self.px(22) + self.px(6)
+        x = (w - fw) // 2
+        y = self.px(96)
+        for wd in self.slots():
+            wd.rect = pygame.Rect(x, y, fw, rh)
+            y += pitch
+        for wd in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
+                   self.last_chance, self.upcard, self.layout_size, self.speed, self.seed):
+            if wd not in self.slots():
+                wd.rect = pygame.Rect(0, 0, 0, 0)
         bw = self.px(260)
-        by = h - self.px(100)
+        by = h - self.px(90)
         self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
         self.start_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
-        # Host a game: reopen a saved table, top right (out of the options' column)
+        # reopen a saved table, top right (out of the options' column)
         rw = min(self.px(300), max(self.px(200), (w - fw) // 2 - self.px(24)))
         self.reopen_button.rect = pygame.Rect(w - rw - self.px(16), self.px(16), rw,
                                               self.px(52))
 
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
+        a = self.stage.assets
+        for wd in self.slots():
+            if not wd.visible:
+                continue
+            text = self.help_for(wd)
+            if text:
+                t = a.fit_text(text, self.px(19), theme.TEXT_DIM, wd.rect.w)
+                surf.blit(t, (wd.rect.x, wd.rect.bottom + self.px(3)))
         if self.error:
-            draw_message(self, surf, self.error, self.start_button.rect.y - self.px(26),
+            draw_message(self, surf, self.error, self.start_button.rect.y - self.px(30),
                          theme.BAD)
 
 
@@ -455,9 +618,12 @@ class SettingsScene(Scene):
         self.animation = Choice("Animation", [("full", "Full"), ("reduced", "Reduced")],
                                 s.animation, lambda v: self._save(animation=v))
         self.fullscreen = Toggle("Fullscreen", stage.fullscreen, self._fullscreen)
+        #: High contrast for the tables (stronger outlines and colours; the tables read it).
+        self.high_contrast = Toggle("High contrast", s.high_contrast,
+                                    lambda v: self._save(high_contrast=bool(v)))
         self.back_button = Button("Back", self.back)
         for w in (self.name_input, self.colour, self.sound, self.volume, self.animation,
-                  self.fullscreen, self.back_button):
+                  self.fullscreen, self.high_contrast, self.back_button):
             self.form.add(w)
 
     def _save(self, **changes: Any) -> None:
@@ -491,8 +657,8 @@ class SettingsScene(Scene):
     def layout(self, w: int, h: int) -> None:
         fw = min(self.px(640), int(w * 0.86))
         self.column([self.name_input, self.colour, self.sound, self.volume, self.animation,
-                     self.fullscreen], (w - fw) // 2, self.px(120), fw, self.px(54),
-                    self.px(16))
+                     self.fullscreen, self.high_contrast], (w - fw) // 2, self.px(110), fw,
+                    self.px(50), self.px(14))
         bw = self.px(260)
         self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(100), bw, self.px(62))
 
@@ -527,9 +693,22 @@ class RecordsScene(Scene):
                              header=("Name", "Points", "Played", "Won"))
         self.back_button = Button("Back", self.back)
         self.table_w = 0
+        self.best_rect = pygame.Rect(0, 0, 0, 0)
         self.form.add(self.table)
+        #: "Play seed N again" for each solo best: Solo setup with that seed filled in.
+        self.again: dict[str, Button] = {}
+        for r in SOLO_RULES:
+            best = bests.get(r)
+            if best is not None:
+                b = Button(f"Play seed {best[1]} again", partial(self.play_again, r, best[1]))
+                self.again[r] = b
+                self.form.add(b)
         self.form.add(self.back_button)
         self.form.focus(self.back_button)
+
+    def play_again(self, rules: str, seed: int) -> None:
+        """Solo setup with the rule set and the seed of a best game: the same deal again."""
+        self.stage.show("new_table", kind="solo", seed=seed, rules=rules)
 
     def layout(self, w: int, h: int) -> None:
         tw = self.table_w = min(self.px(900), int(w * 0.9))
@@ -539,14 +718,25 @@ class RecordsScene(Scene):
                                       h - top - self.px(130))
         bw = self.px(260)
         self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(100), bw, self.px(62))
-
-    def draw(self, surf: pygame.Surface) -> None:
-        super().draw(surf)
-        a = self.stage.assets
         t = self.table.rect
         x = t.right + self.px(24)
-        right = pygame.Rect(x, t.y, self.table_w - (x - t.x), t.h)
+        self.best_rect = pygame.Rect(x, t.y, self.table_w - (x - t.x), t.h)
+        y = self.best_rect.y + self.px(14 + 44)
+        for r in SOLO_RULES:
+            y += self.px(34)
+            b = self.again.get(r)
+            if b is not None:
+                b.rect = pygame.Rect(self.best_rect.x + self.px(16), y,
+                                     self.best_rect.w - self.px(32), self.px(40))
+                y += self.px(52)
+
+    def draw(self, surf: pygame.Surface) -> None:
+        self.draw_background(surf)
+        self.draw_title(surf, self.title)
+        a = self.stage.assets
+        right = self.best_rect
         draw_panel(self, surf, right)
+        self.form.draw(surf, a)
         y = right.y + self.px(14)
         head = a.text("Solo best", self.px(30), theme.ACCENT)
         surf.blit(head, (right.x + self.px(16), y))
@@ -559,10 +749,8 @@ class RecordsScene(Scene):
             v = a.text(val, self.px(26), theme.TEXT)
             surf.blit(v, v.get_rect(topright=(right.right - self.px(16), y)))
             y += self.px(34)
-            if best:
-                s = a.text(f"seed {best[1]}", self.px(18), theme.TEXT_DIM)
-                surf.blit(s, (right.x + self.px(16), y - self.px(4)))
-                y += self.px(22)
+            if r in self.again:
+                y += self.px(52)
         if not self.table.rows:
             msg = a.text("No games recorded yet: play one!", self.px(24), theme.TEXT_DIM)
             surf.blit(msg, msg.get_rect(center=self.table.rect.center))

@@ -111,6 +111,8 @@ class SessionBase:
     tokens: dict[int, str]
     #: The state number of the last message delivered to the scene: plays are made for it.
     shown_state_no: int = 0
+    #: Plays taken back at this table (solo undo): a solo game with undo sets no best.
+    undos: int = 0
 
     # ------------------------------------------------------------------ the one handler
     def take(self, msg: TableMessage, seat: int | None) -> None:
@@ -245,6 +247,12 @@ class LocalSession(SessionBase):
                     session.event_seat = i
         session._drain()
         session._pending.clear()  # the snapshots above are the state the scene starts from
+        from game.table.savefile import read_save
+
+        try:  # the undos before the save was closed count too (no best from a peeked game)
+            session.undos = sum(1 for r in read_save(Path(save))[1] if r.get("t") == "undo")
+        except Exception:  # the table read it just now; a failure here only loses the count
+            session.undos = 0
         return session
 
     # ------------------------------------------------------------------ reading
@@ -340,9 +348,17 @@ class LocalSession(SessionBase):
         return no or self._result(self.table.tap_in(self.tokens[seat]))
 
     def undo(self) -> Result:
+        """Solo: take back the last play, said in words ("Took back the Ace: a Red peg comes
+        out"); the game then counts for no best (:attr:`undos`)."""
         seat = self.screen_seat()
         tok = self.tokens.get(seat) if seat is not None else None
-        return self._result(self.table.undo(tok or ""))
+        r = self.table.undo(tok or "")
+        if r.ok:
+            self.undos += 1
+            words = took_back(str(r.data.get("play", "")), self.table.game,
+                              self.table.snapshot(seat)["view"])
+            r = Result(r.ok, r.code, words, r.state_no, dict(r.data))
+        return self._result(r)
 
     # ------------------------------------------------------------------ each frame
     def _drain(self) -> None:
@@ -372,6 +388,22 @@ class LocalSession(SessionBase):
         """Stop the CPU runner and close the table (safe to call twice)."""
         self.cpu.close()
         self.table.close()
+
+
+def took_back(token: str, game: str, view: Mapping[str, Any]) -> str:
+    """The message of an undo in words, for the position the play was made in:
+    ``A:as`` -> ``Took back the Ace: a Red peg comes out. A game with undo sets no best.``"""
+    tail = " A game with undo sets no best."
+    if game != "track" or not token:
+        return "Took back the last play." + tail
+    try:
+        from game.client.describe import describe_token
+
+        words = describe_token(token, dict(view))
+    except Exception:  # a play the describer cannot read is still taken back
+        return "Took back the last play." + tail
+    card, _, rest = words.partition(": ")
+    return f"Took back the {card}" + (f": {rest}." if rest else ".") + tail
 
 
 #: Local tables' save files are named ``local-...`` beside the hosted ones (``hosted-...``).

@@ -211,6 +211,8 @@ class TableScene(Scene):
             return
         try:
             if res.get("solo"):
+                if self.session.undos:  # undo shows the coming draws: no best from it
+                    return
                 self.new_best = self.stage.store.record_solo(res["rules"], int(res["turns"]),
                                                            int(res["seed"]))
             elif res.get("people"):
@@ -550,8 +552,11 @@ class TableScene(Scene):
         names = [seat_label(pub["seats"][i]) for i in winners]
         turns = int(pub.get("turns") or 0)
         if pub["config"].get("mode") == "solo":
-            title = f"All home in {turns} turns!"
-            sub = "A new best!" if self.new_best else "Rematch deals the seat anew."
+            title = f"All home in {turns} turn{'s' if turns != 1 else ''}!"
+            if self.session.undos:
+                sub = "Undo was used: this game does not count for the best."
+            else:
+                sub = "A new best!" if self.new_best else "Rematch deals a new seed."
         else:
             title = " and ".join(names) + (" win!" if len(names) > 1 else " wins!")
             if self.session.game == "layout":

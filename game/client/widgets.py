@@ -191,9 +191,11 @@ class Choice(Widget):
         body = self._body()
         self._frame(surf, assets, body)
         left, right = self._arrows()
-        for r, pts in ((left, ((0.62, 0.25), (0.32, 0.5), (0.62, 0.75))),
-                       (right, ((0.38, 0.25), (0.68, 0.5), (0.38, 0.75)))):
-            pygame.draw.polygon(surf, theme.TEXT, [(r.x + r.w * x, r.y + r.h * y) for x, y in pts])
+        if len(self.options) > 1 and self.enabled:  # no arrows that would do nothing
+            for r, pts in ((left, ((0.62, 0.25), (0.32, 0.5), (0.62, 0.75))),
+                           (right, ((0.38, 0.25), (0.68, 0.5), (0.38, 0.75)))):
+                pygame.draw.polygon(surf, theme.TEXT,
+                                    [(r.x + r.w * x, r.y + r.h * y) for x, y in pts])
         if not self.options:
             return
         text = self.options[self.index][1]
