@@ -206,3 +206,26 @@ def test_high_contrast_is_a_setting(app: App, tmp_path: Path) -> None:
     key(app, pygame.K_RIGHT)
     assert app.settings.high_contrast is True
     assert Store(tmp_path).settings().high_contrast is True
+
+
+def test_renaming_in_settings_keeps_the_records(tmp_path: Path) -> None:
+    st = Store(tmp_path)  # a game recorded by name, before there were player ids
+    st.record_game({"table_id": "t1", "game": "track", "rules": "tees",
+                    "people": [{"name": "Player", "points": 4, "won": True}]})
+    st.close()
+    app = table_app(tmp_path)
+    try:
+        assert app.settings.player_id  # the app gave this machine's player an id
+        title = app.top
+        assert isinstance(title, screens.TitleScene)
+        click(app, next(b for b in title.buttons if b.label == "Settings").rect.center)
+        for _ in range(len("Player")):
+            key(app, pygame.K_BACKSPACE)
+        type_text(app, "Ada")
+        key(app, pygame.K_ESCAPE)  # leaving keeps the name
+        click(app, next(b for b in title.buttons if b.label == "Records").rect.center)
+        rec = app.top
+        assert isinstance(rec, screens.RecordsScene)
+        assert rec.table.rows == [["Ada", "4", "1", "1"]]
+    finally:
+        close_app(app)

@@ -68,6 +68,12 @@ class App:
         with contextlib.suppress(FileNotFoundError, pygame.error):
             pygame.display.set_icon(self.assets.image("icon"))
         self.apply_sound_settings()
+        if not self.settings.player_id:  # this machine's player: kept across renames
+            from game.store import new_player_id
+
+            pid = new_player_id()
+            if self.save_settings(player_id=pid) is not None:
+                self.settings = replace(self.settings, player_id=pid)  # this run at least
         self.scenes: list[SceneLike] = []
         self.clock = pygame.time.Clock()
         self.running = True

@@ -636,8 +636,16 @@ class SettingsScene(Scene):
         """Keep the typed name (on Enter and when leaving the screen); an empty name is not
         saved."""
         name = self.name_input.text.strip()
-        if name and name != self.stage.settings.name:
+        old = self.stage.settings.name
+        if name and name != old:
             self._save(name=name)
+            pid = self.stage.settings.player_id
+            if self.error is None and pid:
+                try:  # the records follow the player to the new name (old ones claimed first)
+                    self.stage.store.follow(pid, old)
+                    self.stage.store.follow(pid, name)
+                except Exception as e:  # records problems are shown, never fatal
+                    self.error = f"Your records stay under the old name: {e}"
 
     def leave(self) -> None:
         self._save_name()
@@ -683,6 +691,9 @@ class RecordsScene(Scene):
         rows: list[list[str]] = []
         bests: dict[str, tuple[int, int]] = {}
         try:
+            pid = stage.settings.player_id
+            if pid:  # records kept by name before the ids: this player claims theirs
+                stage.store.follow(pid, stage.settings.name)
             rows = [[r.name, str(r.points), str(r.played), str(r.won)]
                     for r in stage.store.points()]
             bests = stage.store.solo_bests()

@@ -216,7 +216,10 @@ class TableScene(Scene):
                 self.new_best = self.stage.store.record_solo(res["rules"], int(res["turns"]),
                                                            int(res["seed"]))
             elif res.get("people"):
-                self.stage.store.record_game(res)
+                me, pid = self.stage.settings.name, self.stage.settings.player_id
+                people = [dict(p, pid=pid) if pid and p["name"] == me and
+                          p["seat"] in self.session.tokens else dict(p) for p in res["people"]]
+                self.stage.store.record_game({**res, "people": people})
         except Exception as e:  # records problems are shown, never fatal
             self.message = f"Could not save the records: {e}"
 
