@@ -58,6 +58,7 @@ class Session(Protocol):
     save_path: Path | None
     host_thread: Any
     shown_state_no: int
+    undos: int  # plays taken back (solo): such a game sets no best
 
     @property
     def seats(self) -> list[dict[str, Any]]: ...
