@@ -100,6 +100,7 @@ class ConfirmOverlay(Scene):
         shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 140))
         surf.blit(shade, (0, 0))
+        pygame.draw.rect(surf, theme.BG, self.box, border_radius=14)  # opaque: nothing shows
         surf.blit(a.nine_slice("panel", self.box.size, 14), self.box)
         q = a.fit_text(self.question, self.px(44), theme.ACCENT, self.box.w - self.px(32))
         surf.blit(q, q.get_rect(midtop=(self.box.centerx, self.box.y + self.px(22))))

@@ -533,7 +533,8 @@ class TableScene(Scene):
         if self.ready_button.visible:
             keys = a.fit_text("Enter, Space, R, P or Esc: Ready, play on", self.px(22),
                               theme.TEXT_DIM, int(w * 0.9))
-            surf.blit(keys, keys.get_rect(center=(w // 2, h // 2 + self.px(2))))
+            surf.blit(keys, keys.get_rect(midtop=(w // 2, self.leave_button.rect.bottom +
+                                                  self.px(14))))
         for b in (self.ready_button, self.leave_button):
             b.draw(surf, a)
 
@@ -567,6 +568,7 @@ class TableScene(Scene):
                 sub = f"{hands} hand{'s' if hands != 1 else ''}, {turns} turns"
             else:
                 sub = f"{turns} turn{'s' if turns != 1 else ''}"
+        pygame.draw.rect(surf, theme.BG, box, border_radius=14)
         surf.blit(a.nine_slice("panel", box.size, 14), box)
         t = a.fit_text(title, self.px(52), theme.ACCENT, box.w - 24)
         surf.blit(t, t.get_rect(midtop=(box.centerx, box.y + self.px(16))))
