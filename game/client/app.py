@@ -397,13 +397,19 @@ class App:
         self.open_table(new, replace=True)
         return None
 
-    def table_in_progress(self) -> bool:
-        """True while a scene holds a table whose game is being played (not over)."""
+    def tables_in_progress(self) -> list[Any]:
+        """The sessions of the scenes whose game is being played (not over)."""
+        out: list[Any] = []
         for s in self.scenes:
             session = router.session_of(s)
-            if session is not None and session.public.get("phase") == "playing":
-                return True
-        return False
+            if session is not None and session.public.get("phase") == "playing" and \
+                    session not in out:
+                out.append(session)
+        return out
+
+    def table_in_progress(self) -> bool:
+        """True while a scene holds a table whose game is being played (not over)."""
+        return bool(self.tables_in_progress())
 
     def ask_to_quit(self) -> None:
         """Closing the window with a game in progress asks first (a second close quits)."""
@@ -411,11 +417,17 @@ class App:
         if top is not None and getattr(top, "kind", "") == "quit":
             self.quit()
             return
-        if not self.table_in_progress():
+        playing = self.tables_in_progress()
+        if not playing:
             self.quit()
             return
-        self.show("confirm", question="Leave the game?",
-                  detail="It is saved; Continue on the title brings it back.",
+        if all(s.save_path is not None for s in playing):
+            detail = "It is saved; Continue on the title brings it back."
+        elif all(s.remote for s in playing):
+            detail = "Join again with the same code to get your seat back."
+        else:
+            detail = "This table could not be saved: it ends here."
+        self.show("confirm", question="Leave the game?", detail=detail,
                   yes="Quit", no="Play on", on_yes=self.quit, kind="quit")
 
     def _host(self, game: str, config: dict[str, Any], speed: str, kw: dict[str, Any],
