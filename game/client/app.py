@@ -16,6 +16,10 @@ quits. Tests build an :class:`App` themselves, post events with ``pygame.event.p
 Global keys: F11 toggles fullscreen (remembered in the settings); the window is resizable
 (``VIDEORESIZE`` lays every scene out again). Closing the window quits, after asking when a
 game is in progress (it is saved either way; Continue on the title brings it back).
+
+(The module is a little over 600 lines: it is the stage's one implementation, and the ways a
+table opens, new, hosted, reopened, resumed or dealt again, share its CPU runner, clock and
+data folder.)
 """
 
 from __future__ import annotations

@@ -3,7 +3,12 @@ Settings, Records, Rules.
 
 Each is a :class:`~game.client.scene.Scene` laid out relative to the window size. The table
 screens (lobby, track table, layout table) live in their own modules and are reached through
-:meth:`NewTableScene.start` and :meth:`JoinScene.submit`.
+:meth:`NewTableScene.start` and :meth:`JoinScene.submit`. The title shows Continue (the newest
+unfinished table, local or hosted); Esc there asks before quitting.
+
+(The module is over 600 lines: the menus share their drawing helpers and the one set of screen
+names the router maps, and no scene module may import another, so splitting them would copy
+the helpers into each.)
 """
 
 from __future__ import annotations

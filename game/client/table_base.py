@@ -12,6 +12,12 @@ in progress or hints.
 
 The model jumps to the newest view; the timeline plays the events on top of it at the table
 speed and stops while the table is paused.
+
+The overlays hold the focus while shown: the pause overlay (Enter / Space / R / P / Esc tap
+Ready), the end of the game (standings, turns, points; Enter = Rematch, Esc = Back) and the
+questions (``stage.show("confirm")``: Leave table asks first while a game is in progress).
+(The module is over 600 lines: both table scenes share these overlays, their keys and the
+focus rules with the scene's own input, so they stay in the one base.)
 """
 
 from __future__ import annotations
