@@ -24,6 +24,7 @@ SCREENS: dict[str, str] = {
     "records": "screens:RecordsScene",
     "settings": "screens:SettingsScene",
     "rules": "screens:RulesScene",
+    "confirm": "dialog:ConfirmOverlay",
 }
 
 

@@ -105,11 +105,17 @@ class Stage(Protocol):
     def quit(self) -> None: ...
 
     # tables
-    def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
-        """Open a table from the New table screen; an error text or None."""
+    def start_table(self, config: dict[str, Any], kind: str, speed: str,
+                    seed: int | None = None) -> str | None:
+        """Open a table from the New table screen (``seed``: that deal again); an error text
+        or None."""
         ...
 
     def reopen_table(self, save: str | Path, **options: Any) -> str | None: ...
+
+    def rematch(self, session: Any) -> str | None:
+        """A new deal at a finished local table, same config and seats; an error or None."""
+        ...
 
     def join_table(self, target: Any) -> str | None: ...
 
