@@ -665,7 +665,7 @@ class TestBroadcastBlocked:
             s = a.wait(lambda s: scene_name(s) == "lobby" and session(s).get("link"), 15,
                        "A's lobby shows the code and the link")
             code, link = session(s)["code"], session(s)["link"]
-            address = link.removeprefix("teetable://").rsplit("/", 1)[0]
+            address = link.removeprefix("teetable://").split("/", 1)[0]  # HOST:PORT/KEY/CODE
             assert address == f"{rig.lan.addr['a']}:47800", link
             block_broadcast(rig, "b")
             b.launch()
