@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -247,10 +248,11 @@ class App:
     def open_lobby(self, session: Any, kind: str) -> SceneLike:
         return self.push(router.lobby_scene(self, session, kind))
 
-    def join_failed(self, reason: str, detail: str = "") -> None:
+    def join_failed(self, reason: str, detail: str = "",
+                    choices: Sequence[tuple[str, str]] = ()) -> None:
         """A join gave up: pop its lobby and tell the Join screen under it why."""
         self.pop()
-        router.join_failed(self.top, reason, detail)
+        router.join_failed(self.top, reason, detail, choices)
 
     # tables --------------------------------------------------------------------
     def make_cpu(self) -> Any:

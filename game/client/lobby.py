@@ -217,8 +217,9 @@ class LobbyScene(Scene):
         failure = self.session.failure
         if failure is not None:
             reason, detail = failure
+            choices = list(self.session.choices)
             self.session.close()
-            self.stage.join_failed(reason, detail)
+            self.stage.join_failed(reason, detail, choices)
             return
         remote_guest = not self.session.is_host
         self.start_button.visible = not remote_guest

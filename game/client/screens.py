@@ -13,7 +13,7 @@ the helpers into each.)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -513,6 +513,13 @@ JOIN_MESSAGES = {
     "unreachable": "Could not reach the host at that address. Check the address and that "
                    "you are on the same network.",
     "bad_token": "The host does not know this seat (a different table?).",
+    "busy": "The host is busy letting people in. Try again in a moment.",
+    "wrong_host": "The table that answered is not the one you joined before (it does not hold "
+                  "that table's key). Ask the host for a new link.",
+    "several_tables": "More than one table answered that code. Choose yours below, or paste "
+                      "the host's link.",
+    "update": "The host runs another version of Tee Table. Update Tee Table on the older "
+              "machine.",
 }
 
 
@@ -540,6 +547,11 @@ class JoinScene(Scene):
             self.form.add(w)
         self.target: Any = None
         self._join_now = join is not None
+        #: The tables that answered a code, when more than one did: (a line, its link).
+        self.choices: list[tuple[str, str]] = []
+        self.tables = ListBox([], on_select=self._choose)
+        self.tables.visible = False
+        self.form.add(self.tables)
 
     def enter(self) -> None:
         super().enter()
@@ -565,8 +577,23 @@ class JoinScene(Scene):
         if problem:
             self.error = join_message(problem)
 
-    def join_failed(self, reason: str, detail: str = "") -> None:
+    def join_failed(self, reason: str, detail: str = "",
+                    choices: Sequence[tuple[str, str]] = ()) -> None:
         self.fail(reason, detail)
+        self.choices = list(choices)
+        self.tables.rows = [[label] for label, _link in self.choices]
+        self.tables.selected = 0 if self.choices else -1
+        self.tables.visible = bool(self.choices)
+        if self.choices:
+            self.form.focus(self.tables)
+
+    def _choose(self, i: int) -> None:
+        """Join the table the person chose among those that answered the code."""
+        if 0 <= i < len(self.choices):
+            self.entry.set_text(self.choices[i][1])
+            self.tables.visible = False
+            self.choices = []
+            self.submit()
 
     def fail(self, reason: str, detail: str = "") -> None:
         """Show a join failure (called by the connection when it gives up)."""
@@ -580,6 +607,8 @@ class JoinScene(Scene):
         by = int(h * 0.36) + self.px(100)
         self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
         self.join_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
+        self.tables.row_h = self.px(40)
+        self.tables.rect = pygame.Rect((w - fw) // 2, by + self.px(150), fw, self.px(40) * 4)
 
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)

@@ -54,6 +54,8 @@ class Session(Protocol):
     link: str
     status: str  # the link to the host: "connected" for a local table
     failure: tuple[str, str] | None
+    #: When a join by code found several tables: each as (a line for people, its link).
+    choices: list[tuple[str, str]]
     refusal: str | None
     save_path: Path | None
     host_thread: Any
@@ -103,6 +105,7 @@ class SessionBase:
     link = ""
     status = "connected"
     failure: tuple[str, str] | None = None
+    choices: list[tuple[str, str]] = []  # noqa: RUF012 - never changed in place: replaced
     refusal: str | None = None
     save_path: Path | None = None
     host_thread: Any = None

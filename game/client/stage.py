@@ -15,6 +15,7 @@ Screen names for :meth:`Stage.show`: ``title``, ``new_table`` (``kind=`` ``local
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -39,7 +40,8 @@ class SceneLike(Protocol):
 
     def enter(self) -> None: ...
 
-    def join_failed(self, reason: str, detail: str = "") -> None: ...
+    def join_failed(self, reason: str, detail: str = "",
+                    choices: Sequence[tuple[str, str]] = ()) -> None: ...
 
     def leave(self) -> None: ...
 
@@ -98,8 +100,10 @@ class Stage(Protocol):
         """Show the lobby of ``session`` (``kind``: local, host, join)."""
         ...
 
-    def join_failed(self, reason: str, detail: str = "") -> None:
-        """A join gave up: leave its lobby and say why on the Join screen."""
+    def join_failed(self, reason: str, detail: str = "",
+                    choices: Sequence[tuple[str, str]] = ()) -> None:
+        """A join gave up: leave its lobby and say why on the Join screen (``choices``: the
+        tables that answered a code, each as a line for people and its link)."""
         ...
 
     def quit(self) -> None: ...
