@@ -168,6 +168,15 @@ class NetSession(SessionBase):
     def hand_to_cpu(self, seat: int, level: str = "tricky") -> Result:
         return self._sent(self.client.hand_to_cpu(seat, level), "hand over")
 
+    def remove(self, seat: int) -> Result:
+        return self._sent(self.client.send({"t": "remove", "seat": seat}), "remove")
+
+    def end_pause(self) -> Result:
+        return self._sent(self.client.send({"t": "end_pause"}), "end pause")
+
+    def set_turn_clock(self, seconds: float | None) -> Result:
+        return self._sent(self.client.send({"t": "turn_clock", "seconds": seconds}), "turn clock")
+
     def tap_in(self, seat: int) -> Result:
         return Result(False, "not_allowed", "no hot seat on a LAN table", 0)
 

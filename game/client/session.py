@@ -88,6 +88,9 @@ class Session(Protocol):
     def ready(self) -> Result: ...
     def set_speed(self, name: str) -> Result: ...
     def hand_to_cpu(self, seat: int, level: str = "tricky") -> Result: ...
+    def remove(self, seat: int) -> Result: ...  # the host: off the table, back only to watch
+    def end_pause(self) -> Result: ...  # the host: play on now
+    def set_turn_clock(self, seconds: float | None) -> Result: ...  # the host; None: off
     def tap_in(self, seat: int) -> Result: ...
     def undo(self) -> Result: ...
     def refresh(self) -> None: ...
@@ -346,6 +349,15 @@ class LocalSession(SessionBase):
         if r.ok and seat in self.tokens:
             del self.tokens[seat]
         return self._result(r)
+
+    def remove(self, seat: int) -> Result:
+        return self._result(self.table.remove(self.table.host_token, seat))
+
+    def end_pause(self) -> Result:
+        return self._result(self.table.end_pause(self.table.host_token))
+
+    def set_turn_clock(self, seconds: float | None) -> Result:
+        return self._result(self.table.set_turn_clock(self.table.host_token, seconds))
 
     def tap_in(self, seat: int) -> Result:
         no = self._mine(seat)

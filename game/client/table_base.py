@@ -712,8 +712,16 @@ class TableScene(Scene):
             self.key(ev)
 
 
+#: The turn clock's choices in ADMIN: seconds at normal speed (the table scales them by its
+#: speed), or None: no clock.
+TURN_CLOCKS: tuple[tuple[float | None, str], ...] = (
+    (None, "Off"), (45.0, "45 s"), (90.0, "90 s"), (180.0, "3 min"), (300.0, "5 min"))
+
+
 class AdminOverlay(Scene):
-    """ADMIN (the host): the table speed, and handing a missing person's seat to a CPU."""
+    """ADMIN (the host): the table speed, the turn clock, ending a pause, and for each other
+    person: hand the seat to a CPU (they take it back by rejoining) or remove them (they may
+    come back only to watch)."""
 
     overlay = True
     name = "admin"
@@ -726,13 +734,28 @@ class AdminOverlay(Scene):
         self.speed = Choice("Table speed", speeds, session.public.get("speed", "normal"),
                             self._speed)
         self.form.add(self.speed)
+        pub = session.public
+        clocks = list(TURN_CLOCKS)
+        now = pub.get("turn_clock", 90.0)
+        if all(v != now for v, _ in clocks):
+            clocks.append((now, f"{now:g} s"))
+        self.turn_clock = Choice("Turn clock", clocks, now, self._turn_clock)
+        self.form.add(self.turn_clock)
+        self.end_pause = Button("End the pause: play on", self._end_pause)
+        self.end_pause.visible = any(r.get("reason") in ("paused", "ready", "joining")
+                                     for r in pub.get("pause") or [])
+        self.form.add(self.end_pause)
         self.hand_buttons: list[tuple[int, Button]] = []
         for s in session.seats:
             if s["kind"] == "person" and not s.get("local") and s["seat"] not in \
                     session.tokens:
-                b = Button(f"Hand {s['name']} to a CPU", partial(self._hand, int(s["seat"])))
-                self.hand_buttons.append((s["seat"], b))
+                seat = int(s["seat"])
+                b = Button(f"Hand {s['name']} to a CPU", partial(self._hand, seat))
+                self.hand_buttons.append((seat, b))
                 self.form.add(b)
+                r = Button(f"Remove {s['name']} from the table", partial(self._remove, seat))
+                self.hand_buttons.append((seat, r))
+                self.form.add(r)
         self.close_button = Button("Close", self.back)
         self.form.add(self.close_button)
         self.message: str | None = None
@@ -742,19 +765,60 @@ class AdminOverlay(Scene):
         r = self.session.set_speed(str(name))
         self.message = None if r.ok else r.message
 
+    def _seat_name(self, seat: int) -> str:
+        return str(self.session.seats[seat]["name"])
+
+    def _done_with(self, seat: int) -> None:
+        """The seat is a CPU's now: its buttons go."""
+        for s, b in self.hand_buttons:
+            if s == seat:
+                b.visible = False
+        self.hand_buttons = [(s, b) for s, b in self.hand_buttons if s != seat]
+        self.relayout(self.size)
+
     def _hand(self, seat: int) -> None:
+        name = self._seat_name(seat)
         r = self.session.hand_to_cpu(seat)
+        if r.ok:
+            self.message = f"A CPU plays {name}'s seat now; {name} takes it back by rejoining."
+            self._done_with(seat)
+        else:
+            self.message = r.message
+
+    def _remove(self, seat: int) -> None:
+        name = self._seat_name(seat)
+        r = self.session.remove(seat)
+        if r.ok:
+            self.message = f"{name} is off the table (a CPU plays the seat); they may come " \
+                           f"back only to watch."
+            self._done_with(seat)
+        else:
+            self.message = r.message
+
+    def _turn_clock(self, seconds: Any) -> None:
+        r = self.session.set_turn_clock(None if seconds is None else float(seconds))
+        self.message = None if r.ok else r.message
+
+    def _end_pause(self) -> None:
+        r = self.session.end_pause()
         self.message = r.message
+        if r.ok:
+            self.end_pause.visible = False
+            self.relayout(self.size)
 
     def layout(self, w: int, h: int) -> None:
         bw = min(self.px(620), int(w * 0.9))
-        n = 2 + len(self.hand_buttons)
-        bh = self.px(90) + n * self.px(62)
-        self.box = pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
+        shown = [self.speed, self.turn_clock, *([self.end_pause] if self.end_pause.visible
+                                                else []),
+                 *[b for _, b in self.hand_buttons], self.close_button]
+        step = min(self.px(62), max(self.px(44), (h - self.px(110)) // len(shown)))
+        bh = self.px(90) + len(shown) * step
+        self.box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
         y = self.box.y + self.px(70)
-        for wd in [self.speed, *[b for _, b in self.hand_buttons], self.close_button]:
-            wd.rect = pygame.Rect(self.box.x + self.px(20), y, bw - self.px(40), self.px(50))
-            y += self.px(62)
+        for wd in shown:
+            wd.rect = pygame.Rect(self.box.x + self.px(20), y, bw - self.px(40),
+                                  step - self.px(12))
+            y += step
 
     def draw(self, surf: pygame.Surface) -> None:
         a = self.stage.assets
