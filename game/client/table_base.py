@@ -510,6 +510,12 @@ class TableScene(Scene):
         if not self.session.remote or self.session.status == "connected":
             return None
         status = self.session.status
+        failure = self.session.failure
+        if failure is not None and failure[0] in ("removed", "handed", "replaced"):
+            return {"removed": "The host removed you from the table. Join again to watch.",
+                    "handed": "The host gave your seat to a CPU. Join again to take it back.",
+                    "replaced": "Your seat was joined from another window or machine."
+                    }[failure[0]]
         if status == "failed":
             return ("Lost the host. When its table is back, join again (or reopen the "
                     "program): you get your own seat back.")
