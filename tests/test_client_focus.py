@@ -103,6 +103,10 @@ def test_the_table_under_admin_keeps_playing(app: App) -> None:
         app.frame(0.1)
     assert app.top is admin
     assert table.session.table.state_no >= n + 3, "the covered table stopped ticking"
+    for _ in range(100):  # the screen shows the plays as their animations finish
+        if table.caught_up():
+            break
+        app.frame(0.1)
     # the scene followed: its own view shows the CPUs' plays and it is my turn again
     assert table.public["state_no"] == table.session.table.state_no
     assert table.my_turn()

@@ -251,6 +251,11 @@ def test_solo_undo_takes_back_the_last_turn(app: App) -> None:
         app.frame(0.1)
     table._move_chosen(0)
     frames(app, 2)
+    assert table.session.public["turns"] == 1
+    for _ in range(100):  # the screen shows the turn once its animation is over
+        if table.caught_up():
+            break
+        app.frame(0.1)
     assert table.public["turns"] == 1
     key(app, pygame.K_u)
     assert table.public["turns"] == 0

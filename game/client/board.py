@@ -322,16 +322,20 @@ class BoardRenderer:
              pegs: Iterable[PegDraw], overrides: Mapping[tuple[int, int], Point] | None = None,
              highlights: Sequence[Highlight] = (), selected: tuple[int, int] | None = None,
              movable: Iterable[tuple[int, int]] = (), t: float = 0.0,
-             lifts: Mapping[tuple[int, int], float] | None = None) -> None:
+             lifts: Mapping[tuple[int, int], float] | None = None,
+             trail: Sequence[Sequence[Hole]] = ()) -> None:
         """Draw the board and its pegs.
 
         ``overrides`` puts a peg (``(seat, peg)``) at a screen point instead of its hole (the
         animation timeline's positions), ``lifts`` raises a peg by a fraction of a spacing (a
         bump flight), ``highlights`` ring holes with a tag, ``selected`` and ``movable`` mark
-        pegs, ``t`` is the clock for the pulse. Nothing is changed.
+        pegs, ``t`` is the clock for the pulse, ``trail`` the last move's paths (each the holes
+        one peg went through), drawn as a faint line with a dot at each end. Nothing is
+        changed.
         """
         a = self.assets
         surf.blit(self.static(g, look), g.rect.topleft)
+        self.draw_trail(surf, g, trail)
         pulse = 0.5 + 0.5 * math.sin(t * 6.0)
         moving = set(movable)
         tag_px = max(14, int(g.u * 0.8))
@@ -377,6 +381,25 @@ class BoardRenderer:
             pygame.draw.rect(surf, (0, 0, 0), box.inflate(6, 2), border_radius=4)
             pygame.draw.rect(surf, hl.colour, box.inflate(6, 2), 1, border_radius=4)
             surf.blit(t_img, box)
+
+
+    def draw_trail(self, surf: pygame.Surface, g: BoardGeometry,
+                   trail: Sequence[Sequence[Hole]]) -> None:
+        """The last move's paths: a line through each path's holes, a ring where it began and a
+        dot where it ended (under the pegs)."""
+        w = max(2, int(g.u * 0.22))
+        for path in trail:
+            pts = [(round(x), round(y)) for x, y in (g.point(h) for h in path)]
+            if not pts:
+                continue
+            if len(pts) > 1:
+                pygame.draw.lines(surf, TRAIL, False, pts, w)
+            pygame.draw.circle(surf, TRAIL, pts[0], max(3, int(g.hole_r * 1.5)), w)
+            pygame.draw.circle(surf, TRAIL, pts[-1], max(3, int(g.hole_r * 1.1)))
+
+
+#: The colour of the last move's trail (light, to read on every seat's band and the felt).
+TRAIL = (250, 240, 190)
 
 
 def home_pegs_layout(seats: int) -> list[PegDraw]:

@@ -14,6 +14,14 @@ frame; "Hint: thinking..." meanwhile), then its card and peg are picked and the 
 D discards the picked card (when discarding is the play), U undoes the choice in progress (in
 solo with nothing chosen, it takes back the last turn), Esc clears the choice (with nothing
 chosen it pauses). Nothing is sent to the table until a play is complete.
+
+The move log above the moves list tells every play and what it caused (the wheel over it,
+PgUp / PgDn, Home / End scroll it); the last move's trail is drawn on the board; L shows the
+last turn again; F (or Space with nothing chosen, or a click on the board) hurries the
+animations on this screen.
+
+This file is over 600 lines because the track table's events-to-animations, choice, input
+and drawing belong together; the choice logic itself lives in :mod:`game.client.choice`.
 """
 
 from __future__ import annotations
@@ -45,7 +53,12 @@ from game.client.board import (
     start,
 )
 from game.client.choice import TrackChoice, is_discard, part, part_tag  # noqa: F401
-from game.client.describe import describe_play, describe_token  # noqa: F401 (re-export)
+from game.client.describe import (  # noqa: F401 (re-export)
+    describe_play,
+    describe_token,
+    tell_track,
+)
+from game.client.movelog import LogEntry, draw_log
 from game.client.table_base import (  # noqa: F401 (re-exported: the table's old names)
     COVER_ARM_SECONDS,
     MESSAGE_SECONDS,
@@ -69,6 +82,7 @@ if TYPE_CHECKING:
 
 class TrackTableScene(TableScene):
     name = "track_table"
+    private_keys = ("seat", "hand", "controlled", "position")
 
     def __init__(self, stage: Stage, session: Session) -> None:
         self.renderer = BoardRenderer(stage.assets)
@@ -83,6 +97,8 @@ class TrackTableScene(TableScene):
         self.card_rects: list[pygame.Rect] = []
         self.pile_pos = (0.0, 0.0)
         self.plate_rects: list[pygame.Rect] = []
+        self.log_rect = pygame.Rect(0, 0, 0, 0)
+        self.mouse_at: tuple[int, int] = (-1, -1)  # the pointer, for the wheel over the log
         self.moves = ListBox([], on_select=self._move_chosen)
         seat = session.screen_seat()
         self.my_side = 0 if seat is None else Board(len(session.seats)).side_of(seat)
@@ -121,7 +137,12 @@ class TrackTableScene(TableScene):
             r, c = i % rows, i // rows
             self.plate_rects.append(pygame.Rect(p.x + c * pw, top + r * ph, pw - self.px(6),
                                                 ph - self.px(4)))
-        mtop = top + rows * ph + self.px(8)
+        ltop = top + rows * ph + self.px(6)
+        room = max(80, self.hand_rect.y - ltop - self.px(8))
+        # the move log above the moves list: a fixed share, so nothing moves when a turn comes
+        log_h = max(self.log_size() * 4, int(room * 0.42))
+        self.log_rect = pygame.Rect(p.x, ltop, p.w, log_h)
+        mtop = ltop + log_h + self.px(24)
         self.moves.row_h = max(self.px(24), 18)
         self.moves.rect = pygame.Rect(p.x, mtop, p.w, max(40, self.hand_rect.y - mtop - self.px(8)))
         cw = card_w + self.px(6)
@@ -134,6 +155,48 @@ class TrackTableScene(TableScene):
         self.ready_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(20), bw, self.px(58))
         self.leave_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(90), bw, self.px(58))
         self.done_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(150), bw, self.px(58))
+
+    def log_size(self) -> int:
+        """The move log's text size."""
+        return max(12, self.px(17))
+
+    # ------------------------------------------------------------------ the move log
+    def tell(self, msg: Any, before: dict[str, Any]) -> LogEntry | None:
+        events = list(msg.get("events") or [])
+        me = self.screen_seat() if len(self.session.tokens) == 1 else None
+        seat = msg.get("seat") if msg.get("type") == "play" else None
+        lines = tell_track(seat if seat is not None else -1, events,
+                           before.get("pegs") or msg["view"].get("pegs") or [], self.names(), me)
+        return LogEntry(seat, lines, events, int(msg.get("state_no", 0)), self.trail_of(events),
+                        before)
+
+    def trail_of(self, events: list[dict[str, Any]]) -> list[list[Hole]]:
+        """The holes each peg of a play went through (its trail on the board)."""
+        out: list[list[Hole]] = []
+        for ev in events:
+            t = ev.get("type")
+            if t not in ("move", "come_out", "bump", "trade"):
+                continue
+            c, i = int(ev["colour"]), int(ev["peg"])
+            if t == "move" and not ev.get("jump"):
+                out.append([hole_of(c, i, ev["from"])] +
+                           [hole_of(c, i, x) for x in ev.get("path", [])])
+            elif t == "trade":
+                out.append([ring(int(ev["from"])), ring(int(ev["to"]))])
+            else:
+                out.append([hole_of(c, i, ev["from"]), hole_of(c, i, ev["to"])])
+        return out
+
+    def trail(self) -> list[list[Hole]]:
+        """The trail of the last move the screen has shown (none while one animates)."""
+        if not self.caught_up() or self.replaying:
+            return []
+        for e in reversed(self.log.entries):
+            if e.trail:
+                return e.trail
+            if e.events:
+                return []  # the last play moved no peg (a discard, a fold)
+        return []
 
     # ------------------------------------------------------------------ model
     def legal_plays(self) -> list[Any]:
@@ -176,7 +239,7 @@ class TrackTableScene(TableScene):
     # ------------------------------------------------------------------ events -> animations
     def seat_anchor(self, seat: int) -> tuple[float, float]:
         """Where a seat's cards come from: its hand (this screen's seat) or its side."""
-        if seat == self.session.screen_seat() and self.card_rects:
+        if seat == self.screen_seat() and self.card_rects:
             return self.card_rects[2].center
         g = self.geom
         assert g is not None
@@ -227,7 +290,7 @@ class TrackTableScene(TableScene):
             elif t == "draw":
                 f = CardFlight("card_back", self.pile_pos, self.seat_anchor(ev["seat"]), cw,
                                cw * 0.8, dur, -10.0, None)
-                if ev["seat"] == self.session.screen_seat():
+                if ev["seat"] == self.screen_seat():
                     f.on_done = self._one_more_card
                 self.timeline.push(f)
             elif t == "deal":
@@ -259,7 +322,7 @@ class TrackTableScene(TableScene):
         per = (total - lead_time) / n if n else 0.0
         lead = Wait(lead_time if n else total)
         lead.cue(0.0, "deal")
-        me = self.session.screen_seat()
+        me = self.screen_seat()
         if me is not None and me < len(counts) and counts[me]:
             lead.on_start = self._hide_hand
         seats = len(counts)
@@ -419,7 +482,17 @@ class TrackTableScene(TableScene):
         self.message = f"Hint: {self.describe(p)}"
 
     # ------------------------------------------------------------------ input
+    def handle(self, ev: pygame.event.Event) -> None:
+        if ev.type == pygame.MOUSEMOTION:
+            self.mouse_at = ev.pos
+        if ev.type == pygame.MOUSEWHEEL and self.log_rect.collidepoint(self.mouse_at):
+            self.log.scroll_by(int(ev.y))
+            return
+        super().handle(ev)
+
     def click(self, pos: tuple[int, int]) -> None:
+        if self.board_rect.collidepoint(pos) and self.hurry():
+            return  # a click on the board while it animates hurries it along
         for i, r in enumerate(self.card_rects):
             if r.collidepoint(pos):
                 self.pick_card(i)
@@ -429,6 +502,8 @@ class TrackTableScene(TableScene):
 
     def key(self, ev: pygame.event.Event) -> None:
         k = ev.key
+        if self.log_key(k):
+            return
         if self.choice.card is not None and k in (pygame.K_LEFT, pygame.K_RIGHT,
                                                   pygame.K_RETURN, pygame.K_SPACE,
                                                   pygame.K_KP_ENTER):
@@ -452,6 +527,26 @@ class TrackTableScene(TableScene):
         elif k == pygame.K_TAB:
             self.form.focus(self.moves)
 
+    def log_key(self, k: int) -> bool:
+        """The move log's keys and the hurry (True when ``k`` was one of them)."""
+        if k == pygame.K_PAGEUP:
+            self.log.page_up()
+        elif k == pygame.K_PAGEDOWN:
+            self.log.page_down()
+        elif k == pygame.K_HOME:
+            self.log.to_oldest()
+        elif k == pygame.K_END:
+            self.log.to_newest()
+        elif k == pygame.K_l:
+            self.replay_last()
+        elif k == pygame.K_f or (k == pygame.K_SPACE and not self.timeline.idle and
+                                 getattr(self, "choice", None) is not None and
+                                 self.choice.card is None):
+            self.hurry()
+        else:
+            return False
+        return True
+
     # ------------------------------------------------------------------ drawing
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
@@ -473,7 +568,7 @@ class TrackTableScene(TableScene):
             elif (p.seat, loc) in want:
                 movable_keys.append((p.seat, p.peg))
         self.renderer.draw(surf, g, self.look(), pegs, cast(PegPlaces, where), highlights, sel,
-                           movable_keys, self.t, cast(PegLifts, lift))
+                           movable_keys, self.t, cast(PegLifts, lift), self.trail())
         cursor = self.keyboard_cursor()
         if cursor is not None:
             cx, cy = g.point(cursor)
@@ -547,6 +642,8 @@ class TrackTableScene(TableScene):
         for i, r in enumerate(self.plate_rects):
             self.draw_plate(surf, i, r, turn, counts[i] if i < len(counts) else None,
                             self.look().symbols[i])
+        draw_log(surf, a, self.log, self.log_rect, self.log_size(), theme.seat_colour,
+                 "Moves so far (L: see the last turn again)")
         if self.moves.rows:
             lab = a.text("Moves (click one, or Tab then Enter)", self.px(18), theme.TEXT_DIM)
             surf.blit(lab, (self.moves.rect.x, self.moves.rect.y - lab.get_height() - 1))
