@@ -150,6 +150,15 @@ class LayoutTableScene(TableScene):
         if self.piles_beside:
             right = int(x0 - cw * 1.5) - gap
             self.log_rect = pygame.Rect(m, y0, max(60, right - m), 2 * ch + vgap)
+            # under the others' layouts and the wild cards they hold (at their hand spots)
+            others_bottom = max((max(rs[-1].bottom, int(self.hand_spots[st][1] + rs[0].h / 2))
+                                 for st, rs in self.place_rects.items() if st != me),
+                                default=top)
+            band = pygame.Rect(m, others_bottom + self.px(8), w - 2 * m,
+                               y0 - self.px(28) - others_bottom - self.px(8))
+            lines = band.h // max(1, int(max(12, self.px(17)) * 1.22))
+            if self.log_rect.w < self.px(220) and lines >= 4:
+                self.log_rect = band  # narrow window: the empty band above my layout
         else:
             band = y0 - self.px(150) + self.px(6)
             self.log_rect = pygame.Rect(m, band, max(60, self.stock_rect.x - self.px(24) - m),
@@ -477,6 +486,8 @@ class LayoutTableScene(TableScene):
                 pygame.draw.rect(surf, theme.ACCENT, r.inflate(8 + int(4 * pulse),
                                                            8 + int(4 * pulse)), 3,
                                  border_radius=10)
+        draw_log(surf, a, self.log, self.log_rect, max(12, self.px(17)), theme.seat_colour,
+                 "Turns so far (L: see the last turn again)")
         holding = self.view().get("holding") if self.timeline.idle else None
         if holding is not None and self.view().get("turn") is not None:
             seat = self.view()["turn"]
@@ -521,8 +532,6 @@ class LayoutTableScene(TableScene):
                                                   sr.bottom + self.px(32))))
         else:
             surf.blit(info, info.get_rect(midleft=(dr.right + self.px(30), dr.centery)))
-        draw_log(surf, a, self.log, self.log_rect, max(12, self.px(17)), theme.seat_colour,
-                 "Turns so far (L: again)")
         self.form.draw(surf, a)
         mine = self.place_rects.get(me)
         if self.piles_beside and mine:

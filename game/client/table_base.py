@@ -596,9 +596,7 @@ class TableScene(Scene):
             self.timeline.finish()
         before = self._last_view
         self._last_view = msg["view"]
-        entry = self.tell(msg, before)
-        if entry is not None:
-            self.log.add(entry)
+        entry = self.tell(msg, before)  # told when its animation begins
         if self._staged == 0:
             self._shown_pub = dict(self._settled)
             self._stage_view = self._settled_view
@@ -615,6 +613,8 @@ class TableScene(Scene):
 
         def begin(view: dict[str, Any] = msg["view"]) -> None:
             self._stage_view = view
+            if entry is not None:
+                self.log.add(entry)
 
         def end() -> None:
             self._staged = max(0, self._staged - 1)
