@@ -90,6 +90,8 @@ class TrackTableScene(TableScene):
         #: While a deal plays: how many of this screen's cards have landed (None: all).
         self.hand_shown: int | None = None
         self.legal: list[Any] = []
+        #: The plays the moves list shows (all legal ones; a split's once its first part is set)
+        self.move_plays: list[Any] = []
         self._legal_key: tuple | None = None
         self.geom: BoardGeometry | None = None
         self.board_rect = pygame.Rect(0, 0, 0, 0)
@@ -205,6 +207,7 @@ class TrackTableScene(TableScene):
             if self.moves.rows:
                 self.moves.rows = []
                 self.legal = []
+                self.move_plays = []
                 self._legal_key = None
             return []
         v = self.view()
@@ -213,10 +216,31 @@ class TrackTableScene(TableScene):
             state = TRACK.determinize(v, 0)
             self.legal = TRACK.legal_plays(state)
             self._legal_key = key
-            self.moves.rows = [[self.describe(p)] for p in self.legal]
-            self.moves.selected = 0 if self.legal else -1
-            self.moves.top = 0
+            self.show_moves(self.legal)
         return self.legal
+
+    def show_moves(self, plays: list[Any]) -> None:
+        """The moves list shows ``plays`` (in words), the first selected."""
+        self.move_plays = list(plays)
+        self.moves.rows = [[self.describe(p)] for p in self.move_plays]
+        self.moves.selected = 0 if self.move_plays else -1
+        self.moves.top = 0
+
+    def narrow_moves(self) -> None:
+        """A split's first part set: the moves list narrows to the plays that begin with it
+        (and widens again when it is taken back)."""
+        if not self.my_turn():
+            return
+        want = self.choice.split_plays() if self.choice.first is not None else self.legal
+        if [str(p) for p in want] != [str(p) for p in self.move_plays]:
+            self.show_moves(want)
+
+    def split_ghost(self) -> dict[tuple[int, int], tuple[float, float]]:
+        """While a split's second part is chosen, its first peg stands at its new hole."""
+        fp = self.choice.first_part()
+        if fp is None or self.geom is None:
+            return {}
+        return {(fp.colour, fp.peg_no): self.geom.point(hole_of(fp.colour, fp.peg_no, fp.to))}
 
     def describe(self, p: Any) -> str:
         """A play for people: ``7: Red's front peg +3, then Blue's peg +4``."""
@@ -349,15 +373,16 @@ class TrackTableScene(TableScene):
         super().update(dt)
         if self.timeline.idle:
             self.hand_shown = None  # the deal is over: the whole hand
+        self.narrow_moves()
 
     # ------------------------------------------------------------------ intents
     def clear_choice(self) -> None:
         self.choice.clear()
 
     def _move_chosen(self, i: int) -> None:
-        legal = self.legal_plays()
-        if 0 <= i < len(legal):
-            self.submit(legal[i])
+        self.legal_plays()
+        if 0 <= i < len(self.move_plays):
+            self.submit(self.move_plays[i])
 
     def pick_card(self, i: int) -> None:
         hand = self.view().get("hand", [])
@@ -554,6 +579,8 @@ class TrackTableScene(TableScene):
         assert g is not None
         a = self.stage.assets
         where, lift = self.timeline.pegs()
+        for k, pt in self.split_ghost().items():
+            where.setdefault(k, pt)
         highlights = [Highlight(h, tag) for h, tag, _ in self.targets()]
         sel = None
         ch = self.choice
@@ -569,6 +596,11 @@ class TrackTableScene(TableScene):
                 movable_keys.append((p.seat, p.peg))
         self.renderer.draw(surf, g, self.look(), pegs, cast(PegPlaces, where), highlights, sel,
                            movable_keys, self.t, cast(PegLifts, lift), self.trail())
+        fp = self.choice.first_part()
+        if fp is not None:  # a split's first peg moved: a faint ring where it was
+            ox, oy = g.point(hole_of(fp.colour, fp.peg_no, fp.frm))
+            pygame.draw.circle(surf, theme.seat_colour(fp.colour), (round(ox), round(oy)),
+                               max(3, int(g.peg_r)), max(1, int(g.u * 0.1)))
         cursor = self.keyboard_cursor()
         if cursor is not None:
             cx, cy = g.point(cursor)
