@@ -243,6 +243,8 @@ class BoardRenderer:
         self.assets = assets
         self._static: pygame.Surface | None = None
         self._static_key: tuple | None = None
+        #: The tag boxes of the last draw (in the highlights' order).
+        self.tag_rects: list[pygame.Rect] = []
 
     def _key(self, g: BoardGeometry, look: BoardLook) -> tuple:
         return (g.seats, tuple(g.rect), g.bottom_side, tuple(look.colours), tuple(look.symbols))
@@ -323,15 +325,18 @@ class BoardRenderer:
              highlights: Sequence[Highlight] = (), selected: tuple[int, int] | None = None,
              movable: Iterable[tuple[int, int]] = (), t: float = 0.0,
              lifts: Mapping[tuple[int, int], float] | None = None,
-             trail: Sequence[Sequence[Hole]] = ()) -> None:
+             trail: Sequence[Sequence[Hole]] = (),
+             avoid: Sequence[tuple[Point, float]] = ()) -> None:
         """Draw the board and its pegs.
 
         ``overrides`` puts a peg (``(seat, peg)``) at a screen point instead of its hole (the
         animation timeline's positions), ``lifts`` raises a peg by a fraction of a spacing (a
         bump flight), ``highlights`` ring holes with a tag, ``selected`` and ``movable`` mark
         pegs, ``t`` is the clock for the pulse, ``trail`` the last move's paths (each the holes
-        one peg went through), drawn as a faint line with a dot at each end. Nothing is
-        changed.
+        one peg went through), drawn as a faint line with a dot at each end; ``avoid`` circles
+        (centre, radius: the keyboard's focus ring) no tag may cover. The tags are placed so
+        that none overlaps another, a target hole, an ``avoid`` circle or the window's edge
+        (:func:`place_tags`); their boxes are kept in :attr:`tag_rects`. Nothing is changed.
         """
         a = self.assets
         surf.blit(self.static(g, look), g.rect.topleft)
@@ -349,7 +354,8 @@ class BoardRenderer:
         overrides = overrides or {}
         lifts = lifts or {}
         drawn = []
-        for pd in pegs:
+        pegs_list = list(pegs)
+        for pd in pegs_list:
             key = (pd.seat, pd.peg)
             pos = overrides.get(key) or g.point(pd.hole)
             drawn.append((key in overrides, pos, pd))
@@ -372,15 +378,25 @@ class BoardRenderer:
                 sd = int(sym_d * scale)
                 s_img = a.scaled(f"sym_{sym}", (sd, sd))
                 surf.blit(s_img, (cx - sd // 2, cy - sd // 2))
-        for hl in highlights:
-            if not hl.tag:
-                continue
+        tagged = [hl for hl in highlights if hl.tag]
+        imgs = [a.text(hl.tag, tag_px, theme.TEXT) for hl in tagged]
+        keep_clear = [*avoid, *((g.point(hl.hole), g.hole_r * 1.9) for hl in highlights)]
+        if selected is not None:
+            sel_at = overrides.get(selected) or next(
+                (g.point(pd.hole) for pd in pegs_list if (pd.seat, pd.peg) == selected), None)
+            if sel_at is not None:
+                keep_clear.append((sel_at, g.peg_r * 1.5))
+        boxes = place_tags([g.point(hl.hole) for hl in tagged],
+                           [(i.get_width() + 6, i.get_height() + 2) for i in imgs],
+                           surf.get_rect(), keep_clear, g.center, g.u)
+        self.tag_rects = boxes
+        for hl, img, box in zip(tagged, imgs, boxes, strict=True):
             x, y = g.point(hl.hole)
-            t_img = a.text(hl.tag, tag_px, theme.TEXT)
-            box = t_img.get_rect(center=(round(x), round(y - g.u * 0.95)))
-            pygame.draw.rect(surf, (0, 0, 0), box.inflate(6, 2), border_radius=4)
-            pygame.draw.rect(surf, hl.colour, box.inflate(6, 2), 1, border_radius=4)
-            surf.blit(t_img, box)
+            if math.hypot(box.centerx - x, box.centery - y) > g.u * 1.3:  # a leader line
+                pygame.draw.line(surf, hl.colour, (round(x), round(y)), box.center, 1)
+            pygame.draw.rect(surf, (0, 0, 0), box, border_radius=4)
+            pygame.draw.rect(surf, hl.colour, box, 1, border_radius=4)
+            surf.blit(img, img.get_rect(center=box.center))
 
 
     def draw_trail(self, surf: pygame.Surface, g: BoardGeometry,
@@ -396,6 +412,53 @@ class BoardRenderer:
                 pygame.draw.lines(surf, TRAIL, False, pts, w)
             pygame.draw.circle(surf, TRAIL, pts[0], max(3, int(g.hole_r * 1.5)), w)
             pygame.draw.circle(surf, TRAIL, pts[-1], max(3, int(g.hole_r * 1.1)))
+
+
+def place_tags(points: Sequence[Point], sizes: Sequence[tuple[int, int]], bounds: pygame.Rect,
+               avoid: Sequence[tuple[Point, float]], centre: Point, u: float
+               ) -> list[pygame.Rect]:
+    """Boxes for the tags of the holes at ``points`` (box ``sizes``), one each, in order: the
+    first place that overlaps no box placed before, no ``avoid`` circle (the holes themselves,
+    the focus ring) and stays inside ``bounds``, tried towards the board's ``centre`` first,
+    then outwards, up and down, each a spacing ``u`` further out than the last; when nothing
+    is free the nearest place inside ``bounds`` that overlaps no other box is taken."""
+    placed: list[pygame.Rect] = []
+    inner = bounds.inflate(-4, -4)
+
+    def clear(r: pygame.Rect) -> bool:
+        if not inner.contains(r) or r.collidelist(placed) >= 0:
+            return False
+        for (ax, ay), rad in avoid:
+            nx = min(max(ax, r.left), r.right)
+            ny = min(max(ay, r.top), r.bottom)
+            if (nx - ax) ** 2 + (ny - ay) ** 2 < rad * rad:
+                return False
+        return True
+
+    for (x, y), (w, h) in zip(points, sizes, strict=True):
+        dx, dy = x - centre[0], y - centre[1]
+        d = math.hypot(dx, dy) or 1.0
+        out = (dx / d, dy / d)
+        dirs = [(-out[0], -out[1]), out, (0.0, -1.0), (0.0, 1.0), (-1.0, 0.0), (1.0, 0.0)]
+        step = max(u, h * 0.9)
+        best: pygame.Rect | None = None
+        fallback: pygame.Rect | None = None
+        for k in range(1, 9):
+            for vx, vy in dirs:
+                r = pygame.Rect(0, 0, w, h)
+                r.center = (round(x + vx * step * (0.55 + 0.5 * k)),
+                            round(y + vy * step * (0.55 + 0.5 * k)))
+                if clear(r):
+                    best = r
+                    break
+                if fallback is None and inner.contains(r) and r.collidelist(placed) < 0:
+                    fallback = r
+            if best is not None:
+                break
+        if best is None:
+            best = fallback or pygame.Rect(0, 0, w, h).clamp(inner)
+        placed.append(best)
+    return placed
 
 
 #: The colour of the last move's trail (light, to read on every seat's band and the felt).

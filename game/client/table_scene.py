@@ -80,6 +80,13 @@ if TYPE_CHECKING:
     from game.client.session import Session  # the typed protocol both sessions implement
     from game.client.stage import Stage
 
+#: From this many seats the board's holes are small: a chosen peg gets an enlarged view.
+LENS_SEATS = 6
+#: The enlarged view's radius (a share of the board's side) and its largest magnification.
+LENS_SHARE = 0.21
+LENS_MAX_ZOOM = 3.0
+
+
 class TrackTableScene(TableScene):
     name = "track_table"
     private_keys = ("seat", "hand", "controlled", "position")
@@ -123,10 +130,12 @@ class TrackTableScene(TableScene):
         self.pause_button.rect = pygame.Rect(p.right - self.px(130), p.y, self.px(130), bh)
         self.admin_button.rect = pygame.Rect(p.right - self.px(270), p.y, self.px(130), bh)
         # hand at the bottom
-        card_w = min(self.px(96), (p.w - self.px(10)) // 6 - self.px(6))
+        # six cards and their key numbers fit inside the panel (the focus ring too)
+        card_w = min(self.px(96), (p.w - 8) // 6 - self.px(6))
         card_h = int(card_w * 1.4)
-        self.hand_rect = pygame.Rect(p.x, p.bottom - card_h - self.px(10), p.w,
-                                     card_h + self.px(10))
+        num_h = self.stage.assets.font(self.px(18)).get_linesize() + 2
+        self.hand_rect = pygame.Rect(p.x, p.bottom - card_h - self.px(10) - num_h, p.w,
+                                     card_h + self.px(10) + num_h)
         # seat plates under the banner, the speed line and the message line; two columns
         # when there are many seats
         top = p.y + bh + self.px(94)
@@ -421,9 +430,13 @@ class TrackTableScene(TableScene):
         g = self.geom
         if g is None or self.choice.card is None:
             return
-        # a highlighted hole first
+        inside = self.from_lens(pos)
+        if inside is not None:
+            pos = inside  # a click in the enlarged view: on what it shows
+        # a highlighted hole first (the nearest within half a spacing: a target is easy to hit)
         targets = self.choice.targets()
-        hit = g.hit_test(pos, [hole_of(*t.where) for t in targets])
+        hit = g.hit_test(pos, [hole_of(*t.where) for t in targets],
+                         slack=max(1.45, 0.5 * g.u / max(1e-6, g.hole_r)))
         if hit is not None:
             where = next(t.where for t in targets if hole_of(*t.where) == hit)
             self._took(self.choice.choose_target(where))
@@ -594,19 +607,22 @@ class TrackTableScene(TableScene):
                 sel = (p.seat, p.peg)
             elif (p.seat, loc) in want:
                 movable_keys.append((p.seat, p.peg))
+        cursor = self.keyboard_cursor()
+        ring_r = g.peg_r * 1.9 + max(2, int(g.u * 0.12))
+        avoid = [(g.point(cursor), ring_r)] if cursor is not None else []
         self.renderer.draw(surf, g, self.look(), pegs, cast(PegPlaces, where), highlights, sel,
-                           movable_keys, self.t, cast(PegLifts, lift), self.trail())
+                           movable_keys, self.t, cast(PegLifts, lift), self.trail(), avoid)
         fp = self.choice.first_part()
         if fp is not None:  # a split's first peg moved: a faint ring where it was
             ox, oy = g.point(hole_of(fp.colour, fp.peg_no, fp.frm))
             pygame.draw.circle(surf, theme.seat_colour(fp.colour), (round(ox), round(oy)),
                                max(3, int(g.peg_r)), max(1, int(g.u * 0.1)))
-        cursor = self.keyboard_cursor()
         if cursor is not None:
             cx, cy = g.point(cursor)
             pygame.draw.circle(surf, theme.ACCENT2, (round(cx), round(cy)),
                                int(g.peg_r * 1.9), max(2, int(g.u * 0.12)))
         self.draw_pile(surf)
+        self.draw_lens(surf)
         for c in self.timeline.cards():
             w = max(8, int(c.width))
             img = a.scaled(c.sprite, (w, int(w * 1.4)))
@@ -621,6 +637,75 @@ class TrackTableScene(TableScene):
             self.draw_pause(surf)
         if self.public["phase"] == "over" and self.timeline.idle:
             self.draw_results(surf)
+
+    def lens(self) -> tuple[tuple[float, float], float, tuple[float, float], float] | None:
+        """The enlarged view around the chosen peg and its target holes at 6-8 seats:
+        (its centre on screen, its radius, the board point it magnifies, the zoom), or None."""
+        g = self.geom
+        if g is None or len(self.session.seats) < LENS_SEATS or self.choice.card is None:
+            return None
+        chosen = self.choice.chosen_peg()
+        if chosen is None:
+            return None
+        pts = [g.point(hole_of(*t.where)) for t in self.choice.targets()]
+        hole = self.keyboard_hole(chosen)
+        if hole is not None:
+            pts.append(g.point(hole))
+        pts += list(self.split_ghost().values())
+        if not pts:
+            return None
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        focus = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+        src_r = max(g.u * 3.2, max((x - focus[0]) ** 2 + (y - focus[1]) ** 2
+                                   for x, y in pts) ** 0.5 + g.u * 1.6)
+        radius = self.board_rect.w * LENS_SHARE
+        zoom = min(LENS_MAX_ZOOM, radius / src_r)
+        if zoom < 1.4:
+            return None
+        return (g.center, radius, focus, zoom)
+
+    def keyboard_hole(self, peg: tuple[int, Any]) -> Hole | None:
+        """The hole of the peg ``(colour, loc)`` on the board now."""
+        colour, loc = peg
+        for p in self.pegs():
+            if p.seat == colour and self.view()["pegs"][p.seat][p.peg] == loc:
+                return p.hole
+        return None
+
+    def from_lens(self, pos: tuple[int, int]) -> tuple[int, int] | None:
+        """The board point under ``pos`` when ``pos`` is inside the enlarged view."""
+        got = self.lens()
+        if got is None:
+            return None
+        (cx, cy), r, (fx, fy), zoom = got
+        if (pos[0] - cx) ** 2 + (pos[1] - cy) ** 2 > r * r:
+            return None
+        return (round(fx + (pos[0] - cx) / zoom), round(fy + (pos[1] - cy) / zoom))
+
+    def draw_lens(self, surf: pygame.Surface) -> None:
+        """The enlarged view: the board around the chosen peg, magnified in a circle over the
+        board's empty middle (clicks in it land on what it shows)."""
+        got = self.lens()
+        if got is None:
+            return
+        (cx, cy), r, (fx, fy), zoom = got
+        src_r = r / zoom
+        src = pygame.Rect(round(fx - src_r), round(fy - src_r), round(2 * src_r),
+                          round(2 * src_r)).clip(surf.get_rect())
+        if src.w < 2 or src.h < 2:
+            return
+        img = pygame.transform.smoothscale(surf.subsurface(src).copy(),
+                                           (round(src.w * zoom), round(src.h * zoom)))
+        d = round(2 * r)
+        lens = pygame.Surface((d, d), pygame.SRCALPHA)
+        lens.blit(img, (round((src.x - fx) * zoom + r), round((src.y - fy) * zoom + r)))
+        mask = pygame.Surface((d, d), pygame.SRCALPHA)
+        pygame.draw.circle(mask, (255, 255, 255, 255), (d // 2, d // 2), d // 2)
+        lens.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+        centre = (round(cx), round(cy))
+        pygame.draw.circle(surf, theme.BG, centre, round(r) + 4)
+        surf.blit(lens, (centre[0] - d // 2, centre[1] - d // 2))
+        pygame.draw.circle(surf, theme.ACCENT2, centre, round(r) + 2, 3)
 
     def draw_pile(self, surf: pygame.Surface) -> None:
         a = self.stage.assets
