@@ -394,3 +394,124 @@ def tell_layout(seat: int, events: Sequence[dict[str, Any]], names: Sequence[str
         subject = who or _who(seat, names, me)
         lines.insert(0, f"{subject} " + ", ".join(chain))
     return lines
+
+
+# ----------------------------------------------------------------------------- refusals
+#
+# Why a picked card has no play, in a player's words, from the rules' own reasons: the rules
+# are asked about the play the card would make with each of the person's pegs (their refusal
+# names the count the card moves, a last-resort landing, a card that cannot bring a peg out),
+# and what stands in the way on the board is named where the rules only give their rule.
+
+RANK_TOKENS = {0: "JK", 1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
+
+
+def _probe(rules: Any, state: Any, seat: int, tok: str) -> str | None:
+    """The rules' refusal of ``tok`` (None when it is legal)."""
+    try:
+        rules.check(state, seat, tok)
+    except Exception as e:  # the rules' refusal (IllegalPlay and its kin) is the reason
+        return str(e)
+    return None
+
+
+def why_card_cannot(rank: int, view: dict[str, Any]) -> str:
+    """Why a card of ``rank`` moves no peg in ``view`` (the screen's seat to move), e.g.
+    ``That 5 cannot move a peg now: your front peg is blocked by your own peg at Blue's
+    come-out hole.``"""
+    import re
+
+    from game.rules.track import RULES as TRACK
+
+    name = card_name(rank)
+    head = f"That {name} cannot move a peg now"
+    seat = view.get("seat")
+    if not isinstance(seat, int):
+        return head + "."
+    state = TRACK.determinize(view, 0)
+    pegs = view.get("pegs") or []
+    namer = PegNamer(pegs)
+    board = namer.board
+    cols = [int(c) for c in view.get("controlled") or [seat]]
+    r = RANK_TOKENS.get(rank, str(rank))
+    teams = view.get("teams") or []
+    mates = next((set(t) for t in teams if seat in t), {seat})
+    tees = (view.get("config") or {}).get("rules") == "tees"
+    reasons: list[str] = []
+    letters = "abcdefgh"
+    on_track = [(c, loc) for c in cols for loc in pegs[c] if isinstance(loc, int)]
+    in_start = [c for c in cols if "s" in pegs[c]]
+    # the count the card moves, as the rules say it
+    count: tuple[str, int] | None = None
+    if on_track:
+        c, loc = on_track[0]
+        for sign in "+-":
+            msg = _probe(TRACK, state, seat, f"{r}:{letters[c]}{loc}{sign}1")
+            m = re.search(r"moves ([+-])(\d+)", msg or "")
+            if msg is None:
+                count = (sign, 1)
+                break
+            if m:
+                count = (m.group(1), int(m.group(2)))
+                break
+    for c, loc in on_track:
+        if count is None:
+            break
+        sign, n = count
+        who = _peg_words(namer, c, loc, seat)
+        msg = _probe(TRACK, state, seat, f"{r}:{letters[c]}{loc}{sign}{n}") or ""
+        if "last resort" in msg:
+            reasons.append(f"{who} would land on your partner's peg, which is allowed only "
+                           "when no other play is left")
+            continue
+        step = 1 if sign == "+" else -1
+        to_turn = board.distance(loc, board.in_spot(c)) if sign == "+" else n + 1
+        path: list[Any] = [(loc + step * k) % board.ring for k in range(1, min(n, to_turn) + 1)]
+        path += [f"h{k}" for k in range(1, n - to_turn + 1)] if n > to_turn else []
+        blocker = None
+        for h in path:
+            for oc in range(len(pegs)):
+                own = oc == c or (tees and oc in mates and isinstance(h, int))
+                if own and h in pegs[oc] and (isinstance(h, int) or oc == c):
+                    blocker = (oc, h)
+                    break
+            if blocker:
+                break
+        if blocker is not None:
+            oc, h = blocker
+            by = _peg_words(namer, oc, h, seat) if oc == c else \
+                f"your partner's peg ({colour_name(oc)})"
+            reasons.append(f"{who} is blocked by {by}")
+        elif n - to_turn > 5:
+            reasons.append(f"{who} would go past the end of home (it needs an exact count)")
+        elif msg:
+            reasons.append(f"{who} cannot go {sign}{n} from there")
+    if in_start:
+        c = in_start[0]
+        msg = _probe(TRACK, state, seat, f"{r}:{letters[c]}s")
+        if msg is not None and "cannot bring a peg out" in msg:
+            if not on_track:
+                reasons.append(f"a {name} cannot bring a peg out of start")
+        elif msg is not None:
+            hole = board.come_out(c)
+            if hole in pegs[c]:
+                reasons.append("your own peg stands on your come-out hole")
+            else:
+                reasons.append("no peg can come out now")
+    if rank == 0 and not reasons:
+        reasons.append("a joker has no peg to jump onto")
+    if not reasons:
+        return head + "."
+    text = "; ".join(reasons[:3])
+    return f"{head}: {text}."
+
+
+def why_no_discard(view: dict[str, Any], legal: Sequence[Any]) -> str:
+    """Why D does nothing now: tees folds instead, or some card can move a peg."""
+    if (view.get("config") or {}).get("rules") == "tees":
+        return ("Tees has no discards: a seat whose cards cannot move folds by itself.")
+    movers = sorted({int(p.rank) for p in legal if p.parts and p.parts[0][0] != "x"})
+    if movers:
+        cards = ", ".join(a_card(k) for k in movers[:3])
+        return f"No discarding now: you can move a peg (with {cards})."
+    return "No discarding now."

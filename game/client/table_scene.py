@@ -57,6 +57,8 @@ from game.client.describe import (  # noqa: F401 (re-export)
     describe_play,
     describe_token,
     tell_track,
+    why_card_cannot,
+    why_no_discard,
 )
 from game.client.movelog import LogEntry, draw_log
 from game.client.table_base import (  # noqa: F401 (re-exported: the table's old names)
@@ -398,7 +400,7 @@ class TrackTableScene(TableScene):
         if not (0 <= i < len(hand)) or not self.my_turn():
             return
         ok = self.choice.pick_card(i, hand, self.legal_plays())
-        self.message = None if ok else "That card cannot move a peg now."
+        self.message = None if ok else self.why_not(hand[i] >> 2)
         self.stage.sound("click")
 
     # the choice as the board shows it (holes for the choice's target keys)
@@ -492,15 +494,32 @@ class TrackTableScene(TableScene):
             self.timeline.finish()
         self.stage.sound("click")
 
+    def why_not(self, rank: int) -> str:
+        """Why the picked card has no play, in words (the rules' reasons)."""
+        try:
+            return why_card_cannot(rank, self.view())
+        except Exception:  # a reason the words cannot read: still a clear refusal
+            return "That card cannot move a peg now."
+
+    def can_discard(self) -> bool:
+        """Discarding is a legal play now (no card can move a peg)."""
+        return any(is_discard(p) for p in self.legal_plays())
+
     def discard(self) -> None:
+        """D: discard the picked card, when discarding is legal; else say why not."""
+        if not self.my_turn():
+            return
+        if not self.can_discard():
+            self.message = why_no_discard(self.view(), self.legal_plays())
+            return
         if self.choice.card is None:
-            self.message = "Pick the card to discard first (keys 1-6)."
+            self.message = "No card can move a peg: pick the card to discard (keys 1-6), then D."
             return
         d = self.choice.discard_play()
         if d is not None:
             self.submit(d)
         else:
-            self.message = "You can only discard when no card can move a peg."
+            self.message = "Pick the card to discard (keys 1-6), then D."
 
     def apply_hint(self, tok: str, reason: str) -> None:
         """Show the hint: pick its card and peg on the board, say what and why."""
