@@ -222,11 +222,90 @@ class PegDraw:
 
 @dataclass
 class BoardLook:
-    """How seats look: colour index (into the peg sprites) and team symbol name per seat."""
+    """How seats look: colour index (into the peg sprites) and team symbol name per seat;
+    ``high_contrast``: pegs in :data:`HIGH_CONTRAST` colours with a black rim."""
 
     colours: Sequence[int]
     symbols: Sequence[str | None]
     names: Sequence[str] = field(default_factory=list)
+    high_contrast: bool = False
+
+
+# ----------------------------------------------------------------------------- colour marks
+#: Never colour alone: each of the eight seat colours also has its own mark, drawn on its
+#: pegs, its plate and its home, crisp at any size (drawn, not scaled from a sprite).
+MARKS = ("dot", "square", "triangle", "diamond", "plus", "cross", "ring", "bar")
+#: The high-contrast palette (settings ``high_contrast``): eight colours far apart in
+#: lightness and hue, each still with its mark.
+HIGH_CONTRAST = (
+    (255, 40, 40), (40, 90, 255), (255, 235, 0), (0, 200, 90),
+    (255, 140, 0), (0, 230, 255), (190, 60, 255), (255, 255, 255),
+)
+
+
+def mark_of(colour: int) -> str:
+    return MARKS[colour % len(MARKS)]
+
+
+def seat_rgb(colour: int, high_contrast: bool = False) -> tuple[int, int, int]:
+    """A seat colour's RGB (the theme's, or the high-contrast palette's)."""
+    if high_contrast:
+        return HIGH_CONTRAST[colour % len(HIGH_CONTRAST)]
+    return theme.seat_colour(colour)
+
+
+def mark_ink(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The mark's colour on a peg of ``rgb``: near black on light colours, white on dark."""
+    light = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+    return (15, 15, 25) if light > 140 else (250, 250, 250)
+
+
+def draw_mark(surf: pygame.Surface, colour: int, centre: tuple[int, int], d: int,
+              ink: tuple[int, int, int]) -> None:
+    """Colour ``colour``'s mark, about ``d`` px across, centred on ``centre``."""
+    x, y = centre
+    r = max(2.0, d / 2)
+    w = max(1, round(d / 4.5))
+    kind = mark_of(colour)
+    if kind == "dot":
+        pygame.draw.circle(surf, ink, centre, max(1, round(r * 0.62)))
+    elif kind == "square":
+        k = round(r * 0.62)
+        pygame.draw.rect(surf, ink, pygame.Rect(x - k, y - k, 2 * k + 1, 2 * k + 1))
+    elif kind == "triangle":
+        pygame.draw.polygon(surf, ink, [(x, y - r * 0.85), (x + r * 0.85, y + r * 0.6),
+                                        (x - r * 0.85, y + r * 0.6)])
+    elif kind == "diamond":
+        pygame.draw.polygon(surf, ink, [(x, y - r * 0.9), (x + r * 0.7, y),
+                                        (x, y + r * 0.9), (x - r * 0.7, y)])
+    elif kind == "plus":
+        k = round(r * 0.85)
+        pygame.draw.line(surf, ink, (x - k, y), (x + k, y), w)
+        pygame.draw.line(surf, ink, (x, y - k), (x, y + k), w)
+    elif kind == "cross":
+        k = round(r * 0.62)
+        pygame.draw.line(surf, ink, (x - k, y - k), (x + k, y + k), w)
+        pygame.draw.line(surf, ink, (x - k, y + k), (x + k, y - k), w)
+    elif kind == "ring":
+        pygame.draw.circle(surf, ink, centre, max(2, round(r * 0.7)), max(1, w - 1 or 1))
+    else:  # bar
+        k = round(r * 0.8)
+        pygame.draw.rect(surf, ink, pygame.Rect(x - k, y - max(1, w // 2), 2 * k + 1,
+                                                max(2, w)))
+
+
+def draw_peg(surf: pygame.Surface, assets: Assets, colour: int, centre: tuple[int, int],
+             d: int, high_contrast: bool = False) -> None:
+    """A peg of ``colour``, ``d`` px across, with its colour's mark."""
+    x, y = centre
+    if high_contrast:
+        pygame.draw.circle(surf, (0, 0, 0), centre, d // 2 + 1)
+        pygame.draw.circle(surf, seat_rgb(colour, True), centre, max(2, d // 2 - 1))
+    else:
+        img = assets.scaled(f"peg_{colour % 8}", (d, d))
+        surf.blit(img, (x - d // 2, y - d // 2))
+    draw_mark(surf, colour, centre, max(3, round(d * (0.62 if d < 14 else 0.5))),
+              mark_ink(seat_rgb(colour, high_contrast)))
 
 
 @dataclass
@@ -247,7 +326,8 @@ class BoardRenderer:
         self.tag_rects: list[pygame.Rect] = []
 
     def _key(self, g: BoardGeometry, look: BoardLook) -> tuple:
-        return (g.seats, tuple(g.rect), g.bottom_side, tuple(look.colours), tuple(look.symbols))
+        return (g.seats, tuple(g.rect), g.bottom_side, tuple(look.colours), tuple(look.symbols),
+                look.high_contrast)
 
     def static(self, g: BoardGeometry, look: BoardLook) -> pygame.Surface:
         key = self._key(g, look)
@@ -289,13 +369,17 @@ class BoardRenderer:
         hole_img = a.scaled("hole", (hole_d, hole_d))
         for seat in range(g.seats):
             side = g.board.side_of(seat)
-            colour = theme.seat_colour(look.colours[seat])
+            colour = seat_rgb(look.colours[seat], look.high_contrast)
             soft = theme.mix(colour, theme.FELT_DARK, 0.45)
             # home channel from the in-spot inward
             h0 = p(g.local(side, IN_SPOT_OFFSET, 0.0))
             h5 = p(g.local(side, IN_SPOT_OFFSET, HOME_SIZE + 0.3))
             pygame.draw.line(surf, soft, h0, h5, band_w)
             pygame.draw.circle(surf, soft, h5, band_w // 2)
+            # the colour's mark at the end of its home (never colour alone)
+            end = p(g.local(side, IN_SPOT_OFFSET, HOME_SIZE + 1.25))
+            pygame.draw.circle(surf, colour, end, max(4, int(u * 0.5)))
+            draw_mark(surf, look.colours[seat], end, max(5, int(u * 0.75)), mark_ink(colour))
             # start box
             s0 = g.local(side, START_FROM - 1.75, START_DEPTH)
             s1 = g.local(side, START_FROM + PEGS - 0.45, START_DEPTH)
@@ -371,13 +455,13 @@ class BoardRenderer:
                 rr = int(g.peg_r * (1.35 + (0.2 * pulse if key in moving else 0)))
                 pygame.draw.circle(surf, ring_col, (cx, cy), rr, max(2, int(g.u * 0.12)))
             colour_index = look.colours[pd.seat] if pd.seat < len(look.colours) else pd.seat
-            img = a.scaled(f"peg_{colour_index % 8}", (d, d))
-            surf.blit(img, (cx - d // 2, cy - d // 2))
+            draw_peg(surf, a, colour_index, (cx, cy), d, look.high_contrast)
             sym = look.symbols[pd.seat] if pd.seat < len(look.symbols) else None
-            if sym and show_symbols:
-                sd = int(sym_d * scale)
+            if sym and show_symbols and d >= 22:
+                # the team symbol beside the colour's mark, small, at the peg's lower right
+                sd = max(6, int(sym_d * scale * 0.6))
                 s_img = a.scaled(f"sym_{sym}", (sd, sd))
-                surf.blit(s_img, (cx - sd // 2, cy - sd // 2))
+                surf.blit(s_img, (cx + d // 2 - sd, cy + d // 2 - sd))
         tagged = [hl for hl in highlights if hl.tag]
         imgs = [a.text(hl.tag, tag_px, theme.TEXT) for hl in tagged]
         keep_clear = [*avoid, *((g.point(hl.hole), g.hole_r * 1.9) for hl in highlights)]

@@ -24,6 +24,7 @@ import pygame
 
 from game.client import theme
 from game.client.anim import Anim, CardFlight, Group, Serial, Wait, sounded_wait
+from game.client.board import draw_peg
 from game.client.describe import tell_layout
 from game.client.movelog import LogEntry, draw_log
 from game.client.table_base import TableScene, seat_label
@@ -434,13 +435,16 @@ class LayoutTableScene(TableScene):
             glow = None
             if s["kind"] == "person" and not s.get("local"):
                 glow = theme.GOOD if s["connected"] else theme.BAD
-            lt = a.fit_text(label + extra, max(12, min(self.px(24), int(
-                r0.h * (0.30 if seat != me else 0.18)))),
-                            col if not turn else theme.FOCUS, rects[4].right - r0.x)
-            lr = lt.get_rect(bottomleft=(r0.x, r0.y - 3))
+            size = max(12, min(self.px(24), int(r0.h * (0.30 if seat != me else 0.18))))
+            pd = max(10, size)  # the seat's peg with its colour's mark: never colour alone
+            lt = a.fit_text(label + extra, size, col if not turn else theme.FOCUS,
+                            rects[4].right - r0.x - pd - 4)
+            lr = lt.get_rect(bottomleft=(r0.x + pd + 4, r0.y - 3))
             if turn or glow:
-                pygame.draw.rect(surf, theme.mix(glow or col, theme.BG, 0.5), lr.inflate(10, 4),
+                pygame.draw.rect(surf, theme.mix(glow or col, theme.BG, 0.5),
+                                 lr.union(pygame.Rect(r0.x, lr.y, pd, lr.h)).inflate(10, 4),
                                  border_radius=6)
+            draw_peg(surf, a, seat, (r0.x + pd // 2, lr.centery), pd, self.high_contrast)
             surf.blit(lt, lr)
             for i, r in enumerate(rects):
                 place = i + 1

@@ -35,6 +35,7 @@ import pygame
 
 from game.client import theme
 from game.client.anim import Anim, TableClock, Timeline, Wait
+from game.client.board import draw_peg
 from game.client.movelog import LogEntry, MoveLog
 from game.client.scene import Scene
 from game.client.widgets import Button, Choice, Widget
@@ -268,6 +269,11 @@ class TableScene(Scene):
                 and not self.public.get("cover"))
 
     @property
+    def high_contrast(self) -> bool:
+        """The high-contrast palette (a ``high_contrast`` setting, when Settings has one)."""
+        return bool(getattr(self.stage.settings, "high_contrast", False))
+
+    @property
     def reduced(self) -> bool:
         """The local animation preference: ``reduced`` keeps motion plain (no hops, no spin);
         the timing is the table speed either way."""
@@ -427,10 +433,12 @@ class TableScene(Scene):
                                                                      theme.BG, 0.6),
                          r, border_radius=8)
         d = r.h - 6
-        surf.blit(a.scaled(f"peg_{i % 8}", (d, d)), (r.x + 4, r.y + 3))
+        # the peg with its colour's mark (never colour alone), the team symbol beside it
+        draw_peg(surf, a, i, (r.x + 4 + d // 2, r.y + 3 + d // 2), d, self.high_contrast)
         if sym:
-            surf.blit(a.scaled(f"sym_{sym}", (d // 2, d // 2)), (r.x + 4 + d // 4,
-                                                                 r.y + 3 + d // 4))
+            sd = max(8, d // 2)
+            surf.blit(a.scaled(f"sym_{sym}", (sd, sd)), (r.x + 4 + d - sd // 2,
+                                                         r.y + 3 + d - sd))
         name = seat_label(s)
         if s["kind"] == "cpu" and r.w > self.px(330):
             name += f" ({s['level'].capitalize()})"

@@ -269,7 +269,7 @@ class TrackTableScene(TableScene):
         seats = self.public["seats"]
         return BoardLook(list(range(len(seats))),
                          [symbol_sprite(s.get("symbol")) if teams else None for s in seats],
-                         [s["name"] for s in seats])
+                         [s["name"] for s in seats], self.high_contrast)
 
     # ------------------------------------------------------------------ events -> animations
     def seat_anchor(self, seat: int) -> tuple[float, float]:
