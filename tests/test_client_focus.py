@@ -137,9 +137,9 @@ def drawn_texts(app: App, monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_message_keeps_the_speed_line_and_goes_after_a_few_seconds(
         app: App, monkeypatch: pytest.MonkeyPatch) -> None:
     table = fixed_table(app)
-    key(app, pygame.K_d)  # D with no card picked
+    key(app, pygame.K_d)  # D with no card picked (and no discard legal: it says why)
     msg = table.message
-    assert msg is not None and msg.startswith("Pick the card to discard first")
+    assert msg is not None and msg.startswith("No discarding now")
     shown = drawn_texts(app, monkeypatch)
     assert msg in shown and "Speed: blitz" in shown
     # still there a moment later, gone after MESSAGE_SECONDS of table time
@@ -158,7 +158,7 @@ def test_a_message_goes_at_the_next_play(app: App) -> None:
     n = table.session.table.state_no
     key(app, pygame.K_d)  # D out of turn: the message
     msg = table.message
-    assert msg is not None and msg.startswith("Pick the card to discard first")
+    assert msg is not None and msg.startswith("Not now: it is not your turn")
     said_at = table.t
     click(app, table.ready_button.rect.center)
     while table.session.table.state_no == n and table.t - said_at < MESSAGE_SECONDS / 2:

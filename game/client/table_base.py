@@ -93,6 +93,7 @@ class TableScene(Scene):
         self._stage_view: dict[str, Any] | None = None  # the view of the message playing
         self._settled: dict[str, Any] = {}
         self._settled_view: dict[str, Any] = {}
+        self._msg_seat: int | None = None  # the seat the messages' views are for
         self._last_view: dict[str, Any] = session.view(self._event_seat())
         self.hurrying = False
         self.replaying = False
@@ -226,8 +227,11 @@ class TableScene(Scene):
         return self._staged == 0
 
     def _event_seat(self) -> int | None:
-        """The seat whose messages (and views) this scene is given."""
-        return getattr(self.session, "event_seat", self.session.screen_seat())
+        """The seat whose messages (and views) this scene is given: the seat of the last
+        message's view (before any, the screen's seat)."""
+        if self._msg_seat is not None:
+            return self._msg_seat
+        return self.session.screen_seat()
 
     def _settle(self) -> None:
         """Note the state the screen shows now (it is caught up), for the next messages."""
@@ -604,6 +608,8 @@ class TableScene(Scene):
             self.timeline.finish()
         before = self._last_view
         self._last_view = msg["view"]
+        seat = msg["view"].get("seat")
+        self._msg_seat = int(seat) if isinstance(seat, int) else None
         entry = self.tell(msg, before)  # told when its animation begins
         if self._staged == 0:
             self._shown_pub = dict(self._settled)

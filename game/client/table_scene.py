@@ -508,6 +508,7 @@ class TrackTableScene(TableScene):
     def discard(self) -> None:
         """D: discard the picked card, when discarding is legal; else say why not."""
         if not self.my_turn():
+            self.message = "Not now: it is not your turn."
             return
         if not self.can_discard():
             self.message = why_no_discard(self.view(), self.legal_plays())
