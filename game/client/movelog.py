@@ -140,6 +140,8 @@ def draw_log(surf: pygame.Surface, assets: Assets, log: MoveLog, rect: pygame.Re
     end = len(wrapped) - log.scroll
     shown = wrapped[max(0, end - rows):end]
     y = body_top
+    if not wrapped:
+        surf.blit(assets.text("Nothing played yet.", size, theme.TEXT_DIM), (inner.x + 14, y))
     for seat, piece, newest, first in shown:
         if first and seat is not None:
             pygame.draw.circle(surf, colour_of(seat), (inner.x + 4, y + lh // 2),
