@@ -200,3 +200,36 @@ def test_the_opening_deal_is_logged_in_a_real_game(app: App) -> None:
     frames(app)
     assert table.log.entries[0].lines == ["A new deal: 5 cards each"]
     assert FixedStart  # (the fixed positions above use it through open_fixed_table)
+
+
+def test_a_trash_table_logs_every_turn_and_replays_the_last(app: App) -> None:
+    from game.client.layout_scene import LayoutTableScene
+
+    s = LocalSession("layout", {"seats": 3}, speed="blitz", seed=2, cpu=SyncCpu(),
+                     clock=app.table_clock)
+    assert s.sit(0, "Ada").ok and s.start().ok
+    table = app.open_table(s)
+    assert isinstance(table, LayoutTableScene)
+    for _ in range(3000):
+        if len([e for e in table.log.entries if e.seat is not None]) >= 4 and \
+                table.my_turn():
+            break
+        if table.my_turn():
+            tok = table.legal_plays()[0]
+            table.choose(tok)
+        app.frame(1 / 20)
+    played = [e for e in table.log.entries if e.seat is not None]
+    assert len(played) >= 4
+    assert table.log.entries[0].lines[0] == "Hand 1 dealt"
+    names = {0: "You ", 1: "Blue CPU ", 2: "Yellow CPU "}
+    for e in played:
+        assert e.seat is not None and e.lines[0].startswith(names[e.seat]), e.lines
+    n = s.table.state_no
+    key(app, pygame.K_l)
+    assert table.replaying and not table.my_turn()
+    key(app, pygame.K_f)
+    for _ in range(60):
+        if table.timeline.idle:
+            break
+        app.frame(1 / 60)
+    assert table.timeline.idle and table.my_turn() and s.table.state_no == n

@@ -161,9 +161,9 @@ class LayoutTableScene(TableScene):
             if self.log_rect.w < self.px(220) and lines >= 4:
                 self.log_rect = band  # narrow window: the empty band above my layout
         else:
-            band = y0 - self.px(150) + self.px(6)
-            self.log_rect = pygame.Rect(m, band, max(60, self.stock_rect.x - self.px(24) - m),
-                                        max(40, y0 - band - self.px(10)))
+            band_y = y0 - self.px(150) + self.px(6)
+            self.log_rect = pygame.Rect(m, band_y, max(60, self.stock_rect.x - self.px(24) - m),
+                                        max(40, y0 - band_y - self.px(10)))
         bw = self.px(260)
         cx2, cy2 = w // 2, h // 2
         self.ready_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(20), bw, self.px(58))
