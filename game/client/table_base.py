@@ -13,13 +13,14 @@ in progress or hints.
 The model jumps to the newest view; the timeline plays the events on top of it at the table
 speed and stops while the table is paused. What the screen *shows* follows the animation
 (:meth:`TableScene.public`, :meth:`TableScene.view`): while a play message's animation waits
-or plays, whose turn it is, the cover and the screen's owner stay those of the last message
-whose animation has finished, the board and hand are those of the message now playing, and
-no play is taken (:meth:`TableScene.my_turn` is False until the screen has caught up), so an
-early Enter never plays from a hand the person has not seen. F or Space (with nothing chosen)
-or a click on the board while something animates hurries this screen's queue along
-(:data:`HURRY_RATE`), never the table's shared pace. Every play message is told in words in
-the move log (:mod:`game.client.movelog`); L replays the last turn here.
+or plays, whose turn it is (and the state number, the turn count, the outcome) stay those of
+the last message whose animation has finished, the board and hand are those of the message
+now playing (the hot-seat cover comes at once: a hand is covered as soon as its turn is
+over), and no play is taken (:meth:`TableScene.my_turn` is False until the screen has
+caught up), so an early Enter never plays from a hand the person has not seen. F or Space
+(with nothing chosen) or a click on the board while something animates hurries this screen's
+queue along (:data:`HURRY_RATE`), never the table's shared pace. Every play message is told
+in words in the move log (:mod:`game.client.movelog`); L replays the last turn here.
 
 This file is over 600 lines because it is the one place both table scenes share their
 per-frame loop, the shown state and the overlays; splitting it would split that loop.
