@@ -142,3 +142,27 @@ def test_the_choice_module_needs_no_pygame() -> None:
     code = ("import sys; import game.client.choice; "
             "sys.exit(1 if 'pygame' in sys.modules else 0)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_a_split_in_progress_says_what_is_left() -> None:
+    # issue 19 point 4: after the first part of a 7 the remaining plays are those that begin
+    # with it, and the first part is known (its peg is shown at its new hole)
+    from game.client.choice import TrackChoice
+    from game.rules.track import RULES as TRACK
+
+    pos = ("classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,s c:s,s,s,s,s "
+           "d:s,s,s,s,s turn=a hand=2C,3C,4C,5C,6C,7C cards=6,5,5,5 pile=141 discards=0")
+    s = TRACK.parse_position(pos)
+    legal = TRACK.legal_plays(s)
+    hand = TRACK.view(s, 0)["hand"]
+    c = TrackChoice()
+    assert c.pick_card(5, hand, legal)  # the 7
+    assert c.first_part() is None and len(c.remaining()) == len(c.plays)
+    assert c.choose_peg((0, 12))
+    assert c.choose_target((0, 3, 15)) == ("split", None)  # a12 +3, peg 3 of Red
+    fp = c.first_part()
+    assert fp is not None and (fp.colour, fp.peg_no, fp.frm, fp.to) == (0, 3, 12, 15)
+    assert [str(p) for p in c.remaining()] == ["7:a12+3,a20+4"]
+    c.back()
+    c.back()  # the first part taken back: every 7 is open again
+    assert c.first_part() is None and len(c.remaining()) == len(c.plays)

@@ -251,6 +251,11 @@ def test_solo_undo_takes_back_the_last_turn(app: App) -> None:
         app.frame(0.1)
     table._move_chosen(0)
     frames(app, 2)
+    assert table.session.public["turns"] == 1
+    for _ in range(100):  # the screen shows the turn once its animation is over
+        if table.caught_up():
+            break
+        app.frame(0.1)
     assert table.public["turns"] == 1
     key(app, pygame.K_u)
     assert table.public["turns"] == 0
@@ -453,3 +458,28 @@ def test_a_speed_change_rescales_the_move_still_playing(app: App) -> None:
         app.frame(0.01)
         n += 1
     assert 22 <= n <= 24  # 0.225 s of 10 ms frames (75 frames had the speed stayed normal)
+
+
+def test_a_split_shows_its_first_peg_moved_and_narrows_the_moves(app: App) -> None:
+    # issue 19 point 4: after the first part the peg stands at its new hole while the
+    # second part is chosen, and the moves list holds only the plays left
+    table = open_fixed_table(app)
+    frames(app)
+    g = table.geom
+    assert g is not None
+    from game.client.board import ring
+
+    n_all = len(table.moves.rows)
+    click(app, table.card_rects[5].center)  # the 7
+    click(app, g.point(ring(12)))
+    click(app, g.point(ring(15)))  # a12 +3: a split
+    assert table.choice.first == ((0, 12), 15)
+    assert table.split_ghost() == {(0, 3): g.point(ring(15))}
+    assert [r[0] for r in table.moves.rows] == ["7: Red's back peg +3, then Red's front peg +4"]
+    assert n_all > 1
+    # Enter on the narrowed list plays what is left
+    n = table.session.table.state_no
+    table.form.focus(table.moves)
+    key(app, pygame.K_RETURN)
+    assert table.session.table.log[-1] == (0, "7:a12+3,a20+4")
+    assert table.session.table.state_no == n + 1

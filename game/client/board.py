@@ -222,11 +222,90 @@ class PegDraw:
 
 @dataclass
 class BoardLook:
-    """How seats look: colour index (into the peg sprites) and team symbol name per seat."""
+    """How seats look: colour index (into the peg sprites) and team symbol name per seat;
+    ``high_contrast``: pegs in :data:`HIGH_CONTRAST` colours with a black rim."""
 
     colours: Sequence[int]
     symbols: Sequence[str | None]
     names: Sequence[str] = field(default_factory=list)
+    high_contrast: bool = False
+
+
+# ----------------------------------------------------------------------------- colour marks
+#: Never colour alone: each of the eight seat colours also has its own mark, drawn on its
+#: pegs, its plate and its home, crisp at any size (drawn, not scaled from a sprite).
+MARKS = ("dot", "square", "triangle", "diamond", "plus", "cross", "ring", "bar")
+#: The high-contrast palette (settings ``high_contrast``): eight colours far apart in
+#: lightness and hue, each still with its mark.
+HIGH_CONTRAST = (
+    (255, 40, 40), (40, 90, 255), (255, 235, 0), (0, 200, 90),
+    (255, 140, 0), (0, 230, 255), (190, 60, 255), (255, 255, 255),
+)
+
+
+def mark_of(colour: int) -> str:
+    return MARKS[colour % len(MARKS)]
+
+
+def seat_rgb(colour: int, high_contrast: bool = False) -> tuple[int, int, int]:
+    """A seat colour's RGB (the theme's, or the high-contrast palette's)."""
+    if high_contrast:
+        return HIGH_CONTRAST[colour % len(HIGH_CONTRAST)]
+    return theme.seat_colour(colour)
+
+
+def mark_ink(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The mark's colour on a peg of ``rgb``: near black on light colours, white on dark."""
+    light = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+    return (15, 15, 25) if light > 140 else (250, 250, 250)
+
+
+def draw_mark(surf: pygame.Surface, colour: int, centre: tuple[int, int], d: int,
+              ink: tuple[int, int, int]) -> None:
+    """Colour ``colour``'s mark, about ``d`` px across, centred on ``centre``."""
+    x, y = centre
+    r = max(2.0, d / 2)
+    w = max(1, round(d / 4.5))
+    kind = mark_of(colour)
+    if kind == "dot":
+        pygame.draw.circle(surf, ink, centre, max(1, round(r * 0.62)))
+    elif kind == "square":
+        k = round(r * 0.62)
+        pygame.draw.rect(surf, ink, pygame.Rect(x - k, y - k, 2 * k + 1, 2 * k + 1))
+    elif kind == "triangle":
+        pygame.draw.polygon(surf, ink, [(x, y - r * 0.85), (x + r * 0.85, y + r * 0.6),
+                                        (x - r * 0.85, y + r * 0.6)])
+    elif kind == "diamond":
+        pygame.draw.polygon(surf, ink, [(x, y - r * 0.9), (x + r * 0.7, y),
+                                        (x, y + r * 0.9), (x - r * 0.7, y)])
+    elif kind == "plus":
+        k = round(r * 0.85)
+        pygame.draw.line(surf, ink, (x - k, y), (x + k, y), w)
+        pygame.draw.line(surf, ink, (x, y - k), (x, y + k), w)
+    elif kind == "cross":
+        k = round(r * 0.62)
+        pygame.draw.line(surf, ink, (x - k, y - k), (x + k, y + k), w)
+        pygame.draw.line(surf, ink, (x - k, y + k), (x + k, y - k), w)
+    elif kind == "ring":
+        pygame.draw.circle(surf, ink, centre, max(2, round(r * 0.7)), max(1, w - 1 or 1))
+    else:  # bar
+        k = round(r * 0.8)
+        pygame.draw.rect(surf, ink, pygame.Rect(x - k, y - max(1, w // 2), 2 * k + 1,
+                                                max(2, w)))
+
+
+def draw_peg(surf: pygame.Surface, assets: Assets, colour: int, centre: tuple[int, int],
+             d: int, high_contrast: bool = False) -> None:
+    """A peg of ``colour``, ``d`` px across, with its colour's mark."""
+    x, y = centre
+    if high_contrast:
+        pygame.draw.circle(surf, (0, 0, 0), centre, d // 2 + 1)
+        pygame.draw.circle(surf, seat_rgb(colour, True), centre, max(2, d // 2 - 1))
+    else:
+        img = assets.scaled(f"peg_{colour % 8}", (d, d))
+        surf.blit(img, (x - d // 2, y - d // 2))
+    draw_mark(surf, colour, centre, max(3, round(d * (0.62 if d < 14 else 0.5))),
+              mark_ink(seat_rgb(colour, high_contrast)))
 
 
 @dataclass
@@ -243,9 +322,12 @@ class BoardRenderer:
         self.assets = assets
         self._static: pygame.Surface | None = None
         self._static_key: tuple | None = None
+        #: The tag boxes of the last draw (in the highlights' order).
+        self.tag_rects: list[pygame.Rect] = []
 
     def _key(self, g: BoardGeometry, look: BoardLook) -> tuple:
-        return (g.seats, tuple(g.rect), g.bottom_side, tuple(look.colours), tuple(look.symbols))
+        return (g.seats, tuple(g.rect), g.bottom_side, tuple(look.colours), tuple(look.symbols),
+                look.high_contrast)
 
     def static(self, g: BoardGeometry, look: BoardLook) -> pygame.Surface:
         key = self._key(g, look)
@@ -287,13 +369,17 @@ class BoardRenderer:
         hole_img = a.scaled("hole", (hole_d, hole_d))
         for seat in range(g.seats):
             side = g.board.side_of(seat)
-            colour = theme.seat_colour(look.colours[seat])
+            colour = seat_rgb(look.colours[seat], look.high_contrast)
             soft = theme.mix(colour, theme.FELT_DARK, 0.45)
             # home channel from the in-spot inward
             h0 = p(g.local(side, IN_SPOT_OFFSET, 0.0))
             h5 = p(g.local(side, IN_SPOT_OFFSET, HOME_SIZE + 0.3))
             pygame.draw.line(surf, soft, h0, h5, band_w)
             pygame.draw.circle(surf, soft, h5, band_w // 2)
+            # the colour's mark at the end of its home (never colour alone)
+            end = p(g.local(side, IN_SPOT_OFFSET, HOME_SIZE + 1.25))
+            pygame.draw.circle(surf, colour, end, max(4, int(u * 0.5)))
+            draw_mark(surf, look.colours[seat], end, max(5, int(u * 0.75)), mark_ink(colour))
             # start box
             s0 = g.local(side, START_FROM - 1.75, START_DEPTH)
             s1 = g.local(side, START_FROM + PEGS - 0.45, START_DEPTH)
@@ -322,16 +408,23 @@ class BoardRenderer:
              pegs: Iterable[PegDraw], overrides: Mapping[tuple[int, int], Point] | None = None,
              highlights: Sequence[Highlight] = (), selected: tuple[int, int] | None = None,
              movable: Iterable[tuple[int, int]] = (), t: float = 0.0,
-             lifts: Mapping[tuple[int, int], float] | None = None) -> None:
+             lifts: Mapping[tuple[int, int], float] | None = None,
+             trail: Sequence[Sequence[Hole]] = (),
+             avoid: Sequence[tuple[Point, float]] = ()) -> None:
         """Draw the board and its pegs.
 
         ``overrides`` puts a peg (``(seat, peg)``) at a screen point instead of its hole (the
         animation timeline's positions), ``lifts`` raises a peg by a fraction of a spacing (a
         bump flight), ``highlights`` ring holes with a tag, ``selected`` and ``movable`` mark
-        pegs, ``t`` is the clock for the pulse. Nothing is changed.
+        pegs, ``t`` is the clock for the pulse, ``trail`` the last move's paths (each the holes
+        one peg went through), drawn as a faint line with a dot at each end; ``avoid`` circles
+        (centre, radius: the keyboard's focus ring) no tag may cover. The tags are placed so
+        that none overlaps another, a target hole, an ``avoid`` circle or the window's edge
+        (:func:`place_tags`); their boxes are kept in :attr:`tag_rects`. Nothing is changed.
         """
         a = self.assets
         surf.blit(self.static(g, look), g.rect.topleft)
+        self.draw_trail(surf, g, trail)
         pulse = 0.5 + 0.5 * math.sin(t * 6.0)
         moving = set(movable)
         tag_px = max(14, int(g.u * 0.8))
@@ -345,7 +438,8 @@ class BoardRenderer:
         overrides = overrides or {}
         lifts = lifts or {}
         drawn = []
-        for pd in pegs:
+        pegs_list = list(pegs)
+        for pd in pegs_list:
             key = (pd.seat, pd.peg)
             pos = overrides.get(key) or g.point(pd.hole)
             drawn.append((key in overrides, pos, pd))
@@ -361,22 +455,98 @@ class BoardRenderer:
                 rr = int(g.peg_r * (1.35 + (0.2 * pulse if key in moving else 0)))
                 pygame.draw.circle(surf, ring_col, (cx, cy), rr, max(2, int(g.u * 0.12)))
             colour_index = look.colours[pd.seat] if pd.seat < len(look.colours) else pd.seat
-            img = a.scaled(f"peg_{colour_index % 8}", (d, d))
-            surf.blit(img, (cx - d // 2, cy - d // 2))
+            draw_peg(surf, a, colour_index, (cx, cy), d, look.high_contrast)
             sym = look.symbols[pd.seat] if pd.seat < len(look.symbols) else None
-            if sym and show_symbols:
-                sd = int(sym_d * scale)
+            if sym and show_symbols and d >= 22:
+                # the team symbol beside the colour's mark, small, at the peg's lower right
+                sd = max(6, int(sym_d * scale * 0.6))
                 s_img = a.scaled(f"sym_{sym}", (sd, sd))
-                surf.blit(s_img, (cx - sd // 2, cy - sd // 2))
-        for hl in highlights:
-            if not hl.tag:
-                continue
+                surf.blit(s_img, (cx + d // 2 - sd, cy + d // 2 - sd))
+        tagged = [hl for hl in highlights if hl.tag]
+        imgs = [a.text(hl.tag, tag_px, theme.TEXT) for hl in tagged]
+        keep_clear = [*avoid, *((g.point(hl.hole), g.hole_r * 1.9) for hl in highlights)]
+        if selected is not None:
+            sel_at = overrides.get(selected) or next(
+                (g.point(pd.hole) for pd in pegs_list if (pd.seat, pd.peg) == selected), None)
+            if sel_at is not None:
+                keep_clear.append((sel_at, g.peg_r * 1.5))
+        boxes = place_tags([g.point(hl.hole) for hl in tagged],
+                           [(i.get_width() + 6, i.get_height() + 2) for i in imgs],
+                           surf.get_rect(), keep_clear, g.center, g.u)
+        self.tag_rects = boxes
+        for hl, img, box in zip(tagged, imgs, boxes, strict=True):
             x, y = g.point(hl.hole)
-            t_img = a.text(hl.tag, tag_px, theme.TEXT)
-            box = t_img.get_rect(center=(round(x), round(y - g.u * 0.95)))
-            pygame.draw.rect(surf, (0, 0, 0), box.inflate(6, 2), border_radius=4)
-            pygame.draw.rect(surf, hl.colour, box.inflate(6, 2), 1, border_radius=4)
-            surf.blit(t_img, box)
+            if math.hypot(box.centerx - x, box.centery - y) > g.u * 1.3:  # a leader line
+                pygame.draw.line(surf, hl.colour, (round(x), round(y)), box.center, 1)
+            pygame.draw.rect(surf, (0, 0, 0), box, border_radius=4)
+            pygame.draw.rect(surf, hl.colour, box, 1, border_radius=4)
+            surf.blit(img, img.get_rect(center=box.center))
+
+
+    def draw_trail(self, surf: pygame.Surface, g: BoardGeometry,
+                   trail: Sequence[Sequence[Hole]]) -> None:
+        """The last move's paths: a line through each path's holes, a ring where it began and a
+        dot where it ended (under the pegs)."""
+        w = max(2, int(g.u * 0.22))
+        for path in trail:
+            pts = [(round(x), round(y)) for x, y in (g.point(h) for h in path)]
+            if not pts:
+                continue
+            if len(pts) > 1:
+                pygame.draw.lines(surf, TRAIL, False, pts, w)
+            pygame.draw.circle(surf, TRAIL, pts[0], max(3, int(g.hole_r * 1.5)), w)
+            pygame.draw.circle(surf, TRAIL, pts[-1], max(3, int(g.hole_r * 1.1)))
+
+
+def place_tags(points: Sequence[Point], sizes: Sequence[tuple[int, int]], bounds: pygame.Rect,
+               avoid: Sequence[tuple[Point, float]], centre: Point, u: float
+               ) -> list[pygame.Rect]:
+    """Boxes for the tags of the holes at ``points`` (box ``sizes``), one each, in order: the
+    first place that overlaps no box placed before, no ``avoid`` circle (the holes themselves,
+    the focus ring) and stays inside ``bounds``, tried towards the board's ``centre`` first,
+    then outwards, up and down, each a spacing ``u`` further out than the last; when nothing
+    is free the nearest place inside ``bounds`` that overlaps no other box is taken."""
+    placed: list[pygame.Rect] = []
+    inner = bounds.inflate(-4, -4)
+
+    def clear(r: pygame.Rect) -> bool:
+        if not inner.contains(r) or r.collidelist(placed) >= 0:
+            return False
+        for (ax, ay), rad in avoid:
+            nx = min(max(ax, r.left), r.right)
+            ny = min(max(ay, r.top), r.bottom)
+            if (nx - ax) ** 2 + (ny - ay) ** 2 < rad * rad:
+                return False
+        return True
+
+    for (x, y), (w, h) in zip(points, sizes, strict=True):
+        dx, dy = x - centre[0], y - centre[1]
+        d = math.hypot(dx, dy) or 1.0
+        out = (dx / d, dy / d)
+        dirs = [(-out[0], -out[1]), out, (0.0, -1.0), (0.0, 1.0), (-1.0, 0.0), (1.0, 0.0)]
+        step = max(u, h * 0.9)
+        best: pygame.Rect | None = None
+        fallback: pygame.Rect | None = None
+        for k in range(1, 9):
+            for vx, vy in dirs:
+                r = pygame.Rect(0, 0, w, h)
+                r.center = (round(x + vx * step * (0.55 + 0.5 * k)),
+                            round(y + vy * step * (0.55 + 0.5 * k)))
+                if clear(r):
+                    best = r
+                    break
+                if fallback is None and inner.contains(r) and r.collidelist(placed) < 0:
+                    fallback = r
+            if best is not None:
+                break
+        if best is None:
+            best = fallback or pygame.Rect(0, 0, w, h).clamp(inner)
+        placed.append(best)
+    return placed
+
+
+#: The colour of the last move's trail (light, to read on every seat's band and the felt).
+TRAIL = (250, 240, 190)
 
 
 def home_pegs_layout(seats: int) -> list[PegDraw]:

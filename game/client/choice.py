@@ -160,6 +160,16 @@ class TrackChoice:
         return [p for p in self.plays if len(p.parts) > 1 and part(p, 0).peg == peg and
                 part(p, 0).to == to]
 
+    def first_part(self) -> Part | None:
+        """A split's first part once it is set (its peg is shown at its new hole)."""
+        plays = self.split_plays()
+        return part(plays[0], 0) if plays else None
+
+    def remaining(self) -> list[Any]:
+        """The picked card's plays still open after the steps taken (all of them before a
+        split's first part is set, then the ones that begin with it)."""
+        return self.split_plays() if self.first is not None else list(self.plays)
+
     def movable_pegs(self) -> set[PegKey]:
         """The pegs that may be picked now."""
         if self.card is None:

@@ -164,3 +164,354 @@ def describe_token(tok: str, view: dict[str, Any]) -> str:
 
     state = TRACK.determinize(view, 0)
     return describe_play(TRACK.parse_play(state, tok), view)
+
+
+# ----------------------------------------------------------------------------- the move log
+#
+# What a play message's events said, in words (the move log beside the board). ``names`` are
+# the seats' names for people (``seat_label``); ``me`` is this screen's seat (its pegs are
+# "your peg", its plays "You played"), None for a spectator.
+
+ARTICLED = {1: "an Ace", 8: "an 8", 0: "a Joker"}
+
+
+def a_card(rank: int) -> str:
+    """``an Ace``, ``a 7``, ``an 8``, ``a Joker``."""
+    return ARTICLED.get(rank, f"a {card_name(rank)}")
+
+
+def _who(seat: int, names: Sequence[str], me: int | None) -> str:
+    if me is not None and seat == me:
+        return "You"
+    return names[seat] if 0 <= seat < len(names) else colour_name(seat)
+
+
+def _subject(seat: int, names: Sequence[str], me: int | None) -> str:
+    """A seat as the subject of a sentence that is not the play's own (``Yellow folds``)."""
+    return _who(seat, names, me)
+
+
+def _peg_words(namer: PegNamer, colour: int, loc: Any, me: int | None) -> str:
+    text = namer.peg(colour, loc)
+    if me is None or colour != me:
+        return text
+    col = colour_name(colour)
+    if text == f"a {col} peg from start":
+        return "one of your pegs from start"
+    return text.replace(f"{col}'s", "your", 1)
+
+
+def _bump_words(namer: PegNamer, bumps: list[dict[str, Any]], me: int | None) -> str:
+    """A part's bumps: the first one landed on, then the chain (a partner sent on to its home
+    turn may land on another peg in turn)."""
+    out: list[str] = []
+    for k, b in enumerate(bumps):
+        peg = _peg_words(namer, int(b["colour"]), b["from"], me)
+        fate = "went back to start" if b["to"] == "s" else "was sent on to its home turn"
+        if k == 0:
+            out.append(f"onto {peg}, which {fate}")
+        else:
+            fate2 = "back to start" if b["to"] == "s" else "on to its home turn"
+            out.append(f"and knocked {peg} {fate2}")
+    return " ".join(out)
+
+
+def _place_words(namer: PegNamer, loc: Any) -> str:
+    if isinstance(loc, str) and loc.startswith("h"):
+        return f"home {loc[1:]}"
+    return namer.place(int(loc)) if isinstance(loc, int) else str(loc)
+
+
+def tell_track(seat: int, events: Sequence[dict[str, Any]], pegs: Sequence[Sequence[Any]],
+               names: Sequence[str], me: int | None = None) -> list[str]:
+    """A track play message in words: the play and what it caused, then what followed it
+    (folds, a new deal, a reshuffle, the end). ``pegs`` is the position before the play
+    (``view["pegs"]``). One line for the play, one per thing that followed::
+
+        Blue played an Ace: came out onto your peg, which went back to start
+        Yellow folds: no card can move
+    """
+    namer = PegNamer(pegs) if pegs else None
+    lines: list[str] = []
+    head: str | None = None
+    parts: list[str] = []
+    i = 0
+    evs = list(events)
+    while i < len(evs):
+        ev = evs[i]
+        t = ev.get("type")
+        if t == "play":
+            card = ev.get("card")
+            rank = int(card) >> 2 if isinstance(card, int) else -1
+            who = _who(int(ev["seat"]), names, me)
+            what = a_card(rank) if rank >= 0 else "a card"
+            if ev.get("discard"):
+                head = f"{who} discarded {what}: no card could move a peg"
+            else:
+                head = f"{who} played {what}"
+        elif t in ("move", "come_out", "trade") and namer is not None:
+            c = int(ev["colour"])
+            bumps: list[dict[str, Any]] = []
+            j = i + 1
+            while j < len(evs) and evs[j].get("type") in ("bump", "home"):
+                if evs[j].get("type") == "bump":
+                    bumps.append(evs[j])
+                j += 1
+            peg = _peg_words(namer, c, ev.get("from"), me)
+            if t == "come_out":
+                text = "came out" if c == seat else f"brought a {colour_name(c)} peg out"
+                if me is not None and c == me and c != seat:
+                    text = "brought one of your pegs out"
+            elif t == "trade":
+                oc = int(ev["other_colour"])
+                other = _peg_words(namer, oc, ev["to"], me)
+                text = f"swapped {peg} with {other}"
+            elif ev.get("jump"):
+                text = f"jumped {peg} to {_place_words(namer, ev['to'])}"
+                if bumps:
+                    text = f"jumped {peg}"
+            else:
+                n = int(ev.get("steps") or 0)
+                way = "back" if ev.get("backward") else "ahead"
+                text = f"moved {peg} {n} {way}"
+                to, frm = ev.get("to"), ev.get("from")
+                if _is_home(to) and _is_home(frm):
+                    text = f"moved {colour_name(c)}'s peg from home {str(frm)[1:]} to home " \
+                           f"{str(to)[1:]}"
+                    if me is not None and c == me:
+                        text = f"moved your peg from home {str(frm)[1:]} to home {str(to)[1:]}"
+                elif _is_home(to):
+                    text += f" into home {str(to)[1:]}"
+            if bumps:
+                text += " " + _bump_words(namer, bumps, me)
+            parts.append(text)
+            _apply_event(namer, ev)
+            for b in bumps:
+                _apply_event(namer, b)
+            i = j
+            continue
+        elif t == "fold":
+            lines.append(f"{_subject(int(ev['seat']), names, me)} "
+                         f"{'fold' if me is not None and ev['seat'] == me else 'folds'}: "
+                         "no card can move")
+        elif t == "deal" and ev.get("counts"):
+            counts = [int(x) for x in ev["counts"]]
+            k = max(counts)
+            lines.append(f"A new deal: {k} card{'s' if k != 1 else ''} each")
+        elif t == "reshuffle":
+            lines.append("The discards were shuffled into a new pile")
+        elif t == "game_over":
+            winners = [int(w) for w in ev.get("winners", [])]
+            if winners:
+                who = " and ".join(_who(w, names, me) for w in winners)
+                lines.append(f"{who} {'win' if len(winners) > 1 or who == 'You' else 'wins'}!")
+        i += 1
+    if head is not None:
+        lines.insert(0, head + (": " + ", then ".join(parts) if parts else ""))
+    return lines
+
+
+def _apply_event(namer: PegNamer, ev: dict[str, Any]) -> None:
+    """Move the namer's pegs as the event did (so later parts name pegs where they are)."""
+    t = ev.get("type")
+    try:
+        if t == "trade":
+            c, oc = int(ev["colour"]), int(ev["other_colour"])
+            a, b = namer.pegs[c], namer.pegs[oc]
+            ia, ib = a.index(ev["from"]), b.index(ev["to"])
+            a[ia], b[ib] = ev["to"], ev["from"]
+            return
+        c = int(ev["colour"])
+        locs = namer.pegs[c]
+        locs[locs.index(ev["from"])] = ev["to"]
+    except (ValueError, IndexError, KeyError):
+        pass  # a view that does not hold the peg there: later names may be plainer
+
+
+def _layout_card(card: Any) -> str:
+    """A Trash card named in a sentence: ``the 4``, ``a Queen``."""
+    if not isinstance(card, int):
+        return "a card"
+    rank = card >> 2
+    return f"the {card_name(rank)}"
+
+
+def tell_layout(seat: int, events: Sequence[dict[str, Any]], names: Sequence[str],
+                me: int | None = None) -> list[str]:
+    """A Trash play message in words: where the card came from and the chain it set off,
+    then what followed (a completed layout, a hand won, the game)::
+
+        Blue drew from the stock, placed the 4, the Jack went to place 7, discarded a Queen
+    """
+    lines: list[str] = []
+    chain: list[str] = []
+    who: str | None = None
+    for ev in events:
+        t = ev.get("type")
+        s = ev.get("seat")
+        if t == "drawn":
+            who = _who(int(s), names, me) if isinstance(s, int) else who
+            card = ev.get("card")
+            if ev.get("source") == "stock":
+                chain.append(f"drew {a_card(card >> 2)} from the stock" if isinstance(card, int)
+                             else "drew from the stock")
+            else:
+                chain.append(f"took {_layout_card(ev.get('card'))} from the discard pile")
+        elif t == "placed":
+            chain.append(f"placed {_layout_card(ev.get('card'))}")
+        elif t == "wild_placed":
+            who = who or (_who(int(s), names, me) if isinstance(s, int) else None)
+            if chain:
+                chain.append(f"{_layout_card(ev.get('card'))} went to place {ev.get('place')}")
+            else:  # the play was where to put the wild card
+                chain.append(f"put {_layout_card(ev.get('card'))} on place {ev.get('place')}")
+        elif t == "wild_displaced":
+            chain.append(f"took {_layout_card(ev.get('card'))} back off place {ev.get('place')}")
+        elif t == "discarded":
+            card = ev.get("card")
+            name = a_card(int(card) >> 2) if isinstance(card, int) else "a card"
+            chain.append(f"discarded {name}")
+        elif t == "completed":
+            w = _who(int(s), names, me) if isinstance(s, int) else "Someone"
+            lines.append(f"{w} completed the layout!" +
+                         (" Everyone else has one last turn." if ev.get("last_chance") else ""))
+        elif t == "passed" and isinstance(s, int):
+            lines.append(f"{_who(s, names, me)} passed: nothing to take")
+        elif t == "hand_dead":
+            lines.append(f"Hand {ev.get('hand')} is stuck: no one can finish it")
+        elif t == "hand_won":
+            ws = [int(x) for x in ev.get("winners", [])]
+            lines.append(" and ".join(_who(x, names, me) for x in ws) +
+                         f" won hand {ev.get('hand')}")
+        elif t == "dealt":
+            lines.append(f"Hand {ev.get('hand')} dealt")
+        elif t == "game_won":
+            ws = [int(x) for x in ev.get("winners", [])]
+            text = " and ".join(_who(x, names, me) for x in ws)
+            lines.append(f"{text} {'win' if len(ws) > 1 or text == 'You' else 'wins'} "
+                         "the game!")
+    if chain:
+        subject = who or _who(seat, names, me)
+        lines.insert(0, f"{subject} " + ", ".join(chain))
+    return lines
+
+
+# ----------------------------------------------------------------------------- refusals
+#
+# Why a picked card has no play, in a player's words, from the rules' own reasons: the rules
+# are asked about the play the card would make with each of the person's pegs (their refusal
+# names the count the card moves, a last-resort landing, a card that cannot bring a peg out),
+# and what stands in the way on the board is named where the rules only give their rule.
+
+RANK_TOKENS = {0: "JK", 1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
+
+
+def _probe(rules: Any, state: Any, seat: int, tok: str) -> str | None:
+    """The rules' refusal of ``tok`` (None when it is legal)."""
+    try:
+        rules.check(state, seat, tok)
+    except Exception as e:  # the rules' refusal (IllegalPlay and its kin) is the reason
+        return str(e)
+    return None
+
+
+def why_card_cannot(rank: int, view: dict[str, Any]) -> str:
+    """Why a card of ``rank`` moves no peg in ``view`` (the screen's seat to move), e.g.
+    ``That 5 cannot move a peg now: your front peg is blocked by your own peg at Blue's
+    come-out hole.``"""
+    import re
+
+    from game.rules.track import RULES as TRACK
+
+    name = card_name(rank)
+    head = f"That {name} cannot move a peg now"
+    seat = view.get("seat")
+    if not isinstance(seat, int):
+        return head + "."
+    state = TRACK.determinize(view, 0)
+    pegs = view.get("pegs") or []
+    namer = PegNamer(pegs)
+    board = namer.board
+    cols = [int(c) for c in view.get("controlled") or [seat]]
+    r = RANK_TOKENS.get(rank, str(rank))
+    teams = view.get("teams") or []
+    mates = next((set(t) for t in teams if seat in t), {seat})
+    tees = (view.get("config") or {}).get("rules") == "tees"
+    reasons: list[str] = []
+    letters = "abcdefgh"
+    on_track = [(c, loc) for c in cols for loc in pegs[c] if isinstance(loc, int)]
+    in_start = [c for c in cols if "s" in pegs[c]]
+    # the count the card moves, as the rules say it
+    count: tuple[str, int] | None = None
+    if on_track:
+        c, loc = on_track[0]
+        for sign in "+-":
+            msg = _probe(TRACK, state, seat, f"{r}:{letters[c]}{loc}{sign}1")
+            m = re.search(r"moves ([+-])(\d+)", msg or "")
+            if msg is None:
+                count = (sign, 1)
+                break
+            if m:
+                count = (m.group(1), int(m.group(2)))
+                break
+    for c, loc in on_track:
+        if count is None:
+            break
+        sign, n = count
+        who = _peg_words(namer, c, loc, seat)
+        msg = _probe(TRACK, state, seat, f"{r}:{letters[c]}{loc}{sign}{n}") or ""
+        if "last resort" in msg:
+            reasons.append(f"{who} would land on your partner's peg, which is allowed only "
+                           "when no other play is left")
+            continue
+        step = 1 if sign == "+" else -1
+        to_turn = board.distance(loc, board.in_spot(c)) if sign == "+" else n + 1
+        path: list[Any] = [(loc + step * k) % board.ring for k in range(1, min(n, to_turn) + 1)]
+        path += [f"h{k}" for k in range(1, n - to_turn + 1)] if n > to_turn else []
+        blocker = None
+        for h in path:
+            for oc in range(len(pegs)):
+                own = oc == c or (tees and oc in mates and isinstance(h, int))
+                if own and h in pegs[oc] and (isinstance(h, int) or oc == c):
+                    blocker = (oc, h)
+                    break
+            if blocker:
+                break
+        if blocker is not None:
+            oc, h = blocker
+            by = _peg_words(namer, oc, h, seat) if oc == c else \
+                f"your partner's peg ({colour_name(oc)})"
+            reasons.append(f"{who} is blocked by {by}")
+        elif n - to_turn > 5:
+            reasons.append(f"{who} would go past the end of home (it needs an exact count)")
+        elif msg:
+            reasons.append(f"{who} cannot go {sign}{n} from there")
+    if in_start:
+        c = in_start[0]
+        msg = _probe(TRACK, state, seat, f"{r}:{letters[c]}s")
+        if msg is not None and "cannot bring a peg out" in msg:
+            if not on_track:
+                reasons.append(f"a {name} cannot bring a peg out of start")
+        elif msg is not None:
+            hole = board.come_out(c)
+            if hole in pegs[c]:
+                reasons.append("your own peg stands on your come-out hole")
+            else:
+                reasons.append("no peg can come out now")
+    if rank == 0 and not reasons:
+        reasons.append("a joker has no peg to jump onto")
+    if not reasons:
+        return head + "."
+    text = "; ".join(reasons[:3])
+    return f"{head}: {text}."
+
+
+def why_no_discard(view: dict[str, Any], legal: Sequence[Any]) -> str:
+    """Why D does nothing now: tees folds instead, or some card can move a peg."""
+    if (view.get("config") or {}).get("rules") == "tees":
+        return ("Tees has no discards: a seat whose cards cannot move folds by itself.")
+    movers = sorted({int(p.rank) for p in legal if p.parts and p.parts[0][0] != "x"})
+    if movers:
+        cards = ", ".join(a_card(k) for k in movers[:3])
+        return f"No discarding now: you can move a peg (with {cards})."
+    return "No discarding now."

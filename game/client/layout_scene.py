@@ -9,6 +9,11 @@ source or place). P pauses, Esc pauses too.
 What is shown follows the animations, not the newest view: each event's card flies, and the
 layouts and piles change when its flight lands, so a chain reads card by card. When the
 timeline is idle the display is the view again (a safety net, and the jump after a reset).
+
+The move log (left of the person's layout, or left of the piles in a narrow window) tells
+every turn in words: where the card came from and the chain it set off. The wheel over it,
+PgUp / PgDn and Home / End scroll it; L shows the last turn again; F, Space or a click on the
+table hurries the animations on this screen.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ import pygame
 
 from game.client import theme
 from game.client.anim import Anim, CardFlight, Group, Serial, Wait, sounded_wait
+from game.client.board import draw_peg
+from game.client.describe import tell_layout
+from game.client.movelog import LogEntry, draw_log
 from game.client.table_base import TableScene, seat_label
 from game.table import event_duration
 
@@ -29,6 +37,7 @@ if TYPE_CHECKING:
 
 class LayoutTableScene(TableScene):
     name = "layout_table"
+    private_keys = ("seat", "legal", "pending")
 
     def __init__(self, stage: Stage, session: Session) -> None:
         self.shown: dict[str, Any] = {}
@@ -40,6 +49,8 @@ class LayoutTableScene(TableScene):
         self.card_size = (60, 84)
         self.piles_beside = False
         self.pile_pos: tuple[float, float] = (0.0, 0.0)
+        self.log_rect = pygame.Rect(0, 0, 0, 0)
+        self.mouse_at: tuple[int, int] = (-1, -1)  # the pointer, for the wheel over the log
         super().__init__(stage, session)
         self.sync()
 
@@ -57,8 +68,15 @@ class LayoutTableScene(TableScene):
             "holding": v.get("holding"),
         }
 
+    def tell(self, msg: Any, before: dict[str, Any]) -> LogEntry | None:
+        me = self.screen_seat() if len(self.session.tokens) == 1 else None
+        seat = msg.get("seat") if msg.get("type") == "play" else None
+        events = list(msg.get("events") or [])
+        lines = tell_layout(seat if seat is not None else -1, events, self.names(), me)
+        return LogEntry(seat, lines, events, int(msg.get("state_no", 0)), [], before)
+
     def me(self) -> int:
-        seat = self.session.screen_seat()
+        seat = self.screen_seat()
         return seat if seat is not None else 0
 
     def legal_plays(self) -> list[Any]:
@@ -128,6 +146,24 @@ class LayoutTableScene(TableScene):
             self.hand_spots[seat] = (cell.centerx, cell.y + cell.h * 0.5)
         self.pile_pos = self.discard_rect.center
         self.hand_rect = pygame.Rect(x0, y0, total_w, 2 * ch + vgap)
+        # the move log: left of my layout (clear of the held wild card), else left of the
+        # piles in the band above my layout
+        if self.piles_beside:
+            right = int(x0 - cw * 1.5) - gap
+            self.log_rect = pygame.Rect(m, y0, max(60, right - m), 2 * ch + vgap)
+            # under the others' layouts and the wild cards they hold (at their hand spots)
+            others_bottom = max((max(rs[-1].bottom, int(self.hand_spots[st][1] + rs[0].h / 2))
+                                 for st, rs in self.place_rects.items() if st != me),
+                                default=top)
+            band = pygame.Rect(m, others_bottom + self.px(8), w - 2 * m,
+                               y0 - self.px(28) - others_bottom - self.px(8))
+            lines = band.h // max(1, int(max(12, self.px(17)) * 1.22))
+            if self.log_rect.w < self.px(220) and lines >= 4:
+                self.log_rect = band  # narrow window: the empty band above my layout
+        else:
+            band_y = y0 - self.px(150) + self.px(6)
+            self.log_rect = pygame.Rect(m, band_y, max(60, self.stock_rect.x - self.px(24) - m),
+                                        max(40, y0 - band_y - self.px(10)))
         bw = self.px(260)
         cx2, cy2 = w // 2, h // 2
         self.ready_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(20), bw, self.px(58))
@@ -318,7 +354,17 @@ class LayoutTableScene(TableScene):
         self.message = {"S": "Hint: draw from the stock", "D": "Hint: take the discard"}.get(
             tok, f"Hint: put the wild card on place {tok[1:]}")
 
+    def handle(self, ev: pygame.event.Event) -> None:
+        if ev.type == pygame.MOUSEMOTION:
+            self.mouse_at = ev.pos
+        if ev.type == pygame.MOUSEWHEEL and self.log_rect.collidepoint(self.mouse_at):
+            self.log.scroll_by(int(ev.y))
+            return
+        super().handle(ev)
+
     def click(self, pos: tuple[int, int]) -> None:
+        if self.hurry():
+            return  # a click while the table animates hurries it along
         if self.stock_rect.collidepoint(pos):
             self.choose("S")
         elif self.discard_rect.collidepoint(pos):
@@ -331,7 +377,19 @@ class LayoutTableScene(TableScene):
 
     def key(self, ev: pygame.event.Event) -> None:
         k = ev.key
-        if k == pygame.K_s:
+        if k == pygame.K_PAGEUP:
+            self.log.page_up()
+        elif k == pygame.K_PAGEDOWN:
+            self.log.page_down()
+        elif k == pygame.K_HOME:
+            self.log.to_oldest()
+        elif k == pygame.K_END:
+            self.log.to_newest()
+        elif k == pygame.K_l:
+            self.replay_last()
+        elif k in (pygame.K_f, pygame.K_SPACE):
+            self.hurry()
+        elif k == pygame.K_s:
             self.choose("S")
         elif k == pygame.K_d:
             self.choose("D")
@@ -377,13 +435,16 @@ class LayoutTableScene(TableScene):
             glow = None
             if s["kind"] == "person" and not s.get("local"):
                 glow = theme.GOOD if s["connected"] else theme.BAD
-            lt = a.fit_text(label + extra, max(12, min(self.px(24), int(
-                r0.h * (0.30 if seat != me else 0.18)))),
-                            col if not turn else theme.FOCUS, rects[4].right - r0.x)
-            lr = lt.get_rect(bottomleft=(r0.x, r0.y - 3))
+            size = max(12, min(self.px(24), int(r0.h * (0.30 if seat != me else 0.18))))
+            pd = max(10, size)  # the seat's peg with its colour's mark: never colour alone
+            lt = a.fit_text(label + extra, size, col if not turn else theme.FOCUS,
+                            rects[4].right - r0.x - pd - 4)
+            lr = lt.get_rect(bottomleft=(r0.x + pd + 4, r0.y - 3))
             if turn or glow:
-                pygame.draw.rect(surf, theme.mix(glow or col, theme.BG, 0.5), lr.inflate(10, 4),
+                pygame.draw.rect(surf, theme.mix(glow or col, theme.BG, 0.5),
+                                 lr.union(pygame.Rect(r0.x, lr.y, pd, lr.h)).inflate(10, 4),
                                  border_radius=6)
+            draw_peg(surf, a, seat, (r0.x + pd // 2, lr.centery), pd, self.high_contrast)
             surf.blit(lt, lr)
             for i, r in enumerate(rects):
                 place = i + 1
@@ -429,6 +490,8 @@ class LayoutTableScene(TableScene):
                 pygame.draw.rect(surf, theme.ACCENT, r.inflate(8 + int(4 * pulse),
                                                            8 + int(4 * pulse)), 3,
                                  border_radius=10)
+        draw_log(surf, a, self.log, self.log_rect, max(12, self.px(17)), theme.seat_colour,
+                 "Turns so far (L: see the last turn again)")
         holding = self.view().get("holding") if self.timeline.idle else None
         if holding is not None and self.view().get("turn") is not None:
             seat = self.view()["turn"]

@@ -11,13 +11,23 @@ A table scene subclasses :class:`TableScene` and fills in: ``layout``, ``draw``,
 in progress or hints.
 
 The model jumps to the newest view; the timeline plays the events on top of it at the table
-speed and stops while the table is paused.
+speed and stops while the table is paused. What the screen *shows* follows the animation
+(:meth:`TableScene.public`, :meth:`TableScene.view`): while a play message's animation waits
+or plays, whose turn it is (and the state number, the turn count, the outcome) stay those of
+the last message whose animation has finished, the board and hand are those of the message
+now playing (the hot-seat cover comes at once: a hand is covered as soon as its turn is
+over), and no play is taken (:meth:`TableScene.my_turn` is False until the screen has
+caught up), so an early Enter never plays from a hand the person has not seen. F or Space
+(with nothing chosen) or a click on the board while something animates hurries this screen's
+queue along (:data:`HURRY_RATE`), never the table's shared pace. Every play message is told
+in words in the move log (:mod:`game.client.movelog`); L replays the last turn here.
 
 The overlays hold the focus while shown: the pause overlay (Enter / Space / R / P / Esc tap
 Ready), the end of the game (standings, turns, points; Enter = Rematch, Esc = Back) and the
 questions (``stage.show("confirm")``: Leave table asks first while a game is in progress).
 (The module is over 600 lines: both table scenes share these overlays, their keys and the
-focus rules with the scene's own input, so they stay in the one base.)
+focus rules with the scene's own input, and the per-frame loop with the shown state, so they
+stay in the one base.)
 """
 
 from __future__ import annotations
@@ -29,7 +39,9 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from game.client import theme
-from game.client.anim import TableClock, Timeline
+from game.client.anim import Anim, TableClock, Timeline, Wait
+from game.client.board import draw_peg
+from game.client.movelog import LogEntry, MoveLog
 from game.client.scene import Scene
 from game.client.widgets import Button, Choice, Widget
 from game.table import SPEEDS
@@ -47,6 +59,12 @@ MESSAGE_SECONDS = 4.0
 COVER_ARM_SECONDS = 0.4
 #: The keys that tap in on the cover.
 COVER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+#: How much faster than the table's pace a hurried screen plays its queued animations.
+HURRY_RATE = 8.0
+#: The public fields that follow the animation (the last message whose animation finished).
+#: The hot-seat cover and the screen's owner do not wait: a hand is covered the moment its
+#: person's turn is over, and the next person's input still waits for the animation.
+SHOWN_FIELDS = ("state_no", "to_move", "outcome", "turns", "phase")
 
 
 def seat_label(seat: dict[str, Any]) -> str:
@@ -67,10 +85,23 @@ class TableScene(Scene):
 
     name = "table"
     session: Session
+    #: The view keys only the screen's own seat may see (a hot seat's other hand).
+    private_keys: tuple[str, ...] = ("seat",)
 
     def __init__(self, stage: Stage, session: Session) -> None:
         super().__init__(stage)
         self.session = session
+        # what the screen shows follows the animation (see the module's docstring)
+        self.log = MoveLog()
+        self._staged = 0  # play/start messages whose animations have not finished
+        self._shown_pub: dict[str, Any] | None = None  # SHOWN_FIELDS while staged
+        self._stage_view: dict[str, Any] | None = None  # the view of the message playing
+        self._settled: dict[str, Any] = {}
+        self._settled_view: dict[str, Any] = {}
+        self._msg_seat: int | None = None  # the seat the messages' views are for
+        self._last_view: dict[str, Any] = session.view(self._event_seat())
+        self.hurrying = False
+        self.replaying = False
         self.clock = TableClock()
         self.timeline = Timeline(backlog=2)
         self.follow_speed()
@@ -105,6 +136,7 @@ class TableScene(Scene):
         self.form.click_focuses_buttons = False
         if session.screen_seat() is not None:
             stage.hints().warm()  # start the hint worker now, not on the first H
+        self._settle()
 
     # ------------------------------------------------------------------ for the scenes
     def leading_widgets(self) -> list[Widget]:
@@ -170,10 +202,50 @@ class TableScene(Scene):
     # ------------------------------------------------------------------ model
     @property
     def public(self) -> dict[str, Any]:
-        return self.session.public
+        """The table's public summary as the animation has reached it (the newest when the
+        screen has caught up)."""
+        pub = self.session.public
+        if self._shown_pub is None:
+            return pub
+        return {**pub, **self._shown_pub}
 
     def view(self) -> dict[str, Any]:
-        return self.session.view()
+        """This screen's view as the animation has reached it: the board and hand of the
+        message now playing, the turn of the last one finished (the newest when caught up)."""
+        if self._shown_pub is None or self._stage_view is None:
+            return self.session.view()
+        v = dict(self._stage_view)
+        seat = self.screen_seat()
+        if seat is not None and v.get("seat") != seat:  # a hot seat: the other hand's own
+            own = self.session.view(seat)
+            v.update((k, own[k]) for k in self.private_keys if k in own)
+        v["turn"] = self._shown_pub.get("to_move")
+        return v
+
+    def screen_seat(self) -> int | None:
+        """The seat whose hand this screen shows, as the animation has reached it."""
+        owner = self.public.get("screen_owner")
+        if owner is not None and int(owner) in self.session.tokens:
+            return int(owner)
+        return self.session.screen_seat()
+
+    def caught_up(self) -> bool:
+        """True when every play message's animation has finished (the screen shows the
+        newest state)."""
+        return self._staged == 0
+
+    def _event_seat(self) -> int | None:
+        """The seat whose messages (and views) this scene is given: the seat of the last
+        message's view (before any, the screen's seat)."""
+        if self._msg_seat is not None:
+            return self._msg_seat
+        return self.session.screen_seat()
+
+    def _settle(self) -> None:
+        """Note the state the screen shows now (it is caught up), for the next messages."""
+        pub = self.session.public
+        self._settled = {k: pub.get(k) for k in SHOWN_FIELDS}
+        self._settled_view = self.session.view(self._event_seat())
 
     def paused(self) -> bool:
         return self.public["phase"] == "playing" and bool(self.public["pause"])
@@ -198,11 +270,20 @@ class TableScene(Scene):
         return self.manual_pause() is not None or bool(mine & set(self.waiting_for()))
 
     def my_turn(self) -> bool:
-        seat = self.session.screen_seat()
+        """The screen's person may play now: it is their turn as shown (the animation has
+        caught up) and nothing covers their hand."""
+        if not self.caught_up() or self.replaying:
+            return False
+        seat = self.screen_seat()
         v = self.view()
         return (seat is not None and seat in self.session.tokens and v.get("turn") == seat
                 and self.public["phase"] == "playing" and not self.paused()
                 and not self.public.get("cover"))
+
+    @property
+    def high_contrast(self) -> bool:
+        """The high-contrast palette (a ``high_contrast`` setting, when Settings has one)."""
+        return bool(getattr(self.stage.settings, "high_contrast", False))
 
     @property
     def reduced(self) -> bool:
@@ -472,10 +553,12 @@ class TableScene(Scene):
                                                                      theme.BG, 0.6),
                          r, border_radius=8)
         d = r.h - 6
-        surf.blit(a.scaled(f"peg_{i % 8}", (d, d)), (r.x + 4, r.y + 3))
+        # the peg with its colour's mark (never colour alone), the team symbol beside it
+        draw_peg(surf, a, i, (r.x + 4 + d // 2, r.y + 3 + d // 2), d, self.high_contrast)
         if sym:
-            surf.blit(a.scaled(f"sym_{sym}", (d // 2, d // 2)), (r.x + 4 + d // 4,
-                                                                 r.y + 3 + d // 4))
+            sd = max(8, d // 2)
+            surf.blit(a.scaled(f"sym_{sym}", (sd, sd)), (r.x + 4 + d - sd // 2,
+                                                         r.y + 3 + d - sd))
         name = seat_label(s)
         if s["kind"] == "cpu" and r.w > self.px(330):
             name += f" ({s['level'].capitalize()})"
@@ -625,8 +708,14 @@ class TableScene(Scene):
         self.expire_message()
         self.follow_speed()
         self.clock.paused = self.paused()
-        for name in self.timeline.update(self.clock.tick(dt)):
+        step = self.clock.tick(dt)
+        if self.hurrying and not self.paused():
+            step = max(step, dt) * HURRY_RATE  # this screen only: the table keeps its pace
+        for name in self.timeline.update(step):
             self.stage.sound(name)
+        if self.timeline.idle:
+            self.hurrying = False
+            self.replaying = False
         over = self.public["phase"] == "over"
         if over and self.timeline.idle and not self.recorded:
             self.record()
@@ -644,6 +733,8 @@ class TableScene(Scene):
         self.admin_button.visible = self.session.is_host and not overlay
         for w in self.leading_widgets():
             w.enabled = not overlay
+        if self.caught_up():
+            self._settle()
         self.legal_plays()
 
     def follow_speed(self) -> None:
@@ -657,17 +748,99 @@ class TableScene(Scene):
     def on_message(self, msg: TableMessage) -> None:
         """One message of the session (the same for a local and a remote table)."""
         if msg["type"] == "start":  # once, when the game starts: the opening deal, card by card
-            self.animate(msg["events"])
+            self._stage(msg)
         elif msg["type"] == "play":
-            self.animate(msg["events"])
+            self._stage(msg)
             self.clear_choice()
-        elif msg["type"] == "reset":
+        elif msg["type"] in ("reset", "snapshot"):
+            self.replaying = False
             self.timeline.finish()
             self.clear_choice()
+            self._last_view = self.session.view(self._event_seat())
+            if msg["type"] == "reset":
+                self.log.add(LogEntry(None, ["The table went back to an earlier turn"]))
+
+    # ------------------------------------------------------------------ the shown state
+    def tell(self, msg: Any, before: dict[str, Any]) -> LogEntry | None:
+        """The move log's entry for a play (or start) message; ``before`` is the view the
+        play was made in."""
+        return None
+
+    def names(self) -> list[str]:
+        """The seats' names for people, by seat."""
+        return [seat_label(s) for s in self.session.public.get("seats", [])]
+
+    def _stage(self, msg: Any) -> None:
+        """Queue a play (or start) message's animations; the screen shows its view when they
+        begin and its turn when they end."""
+        if self.replaying:  # a replay gives way to what really happens
+            self.timeline.finish()
+        before = self._last_view
+        self._last_view = msg["view"]
+        seat = msg["view"].get("seat")
+        self._msg_seat = int(seat) if isinstance(seat, int) else None
+        entry = self.tell(msg, before)  # told when its animation begins
+        if self._staged == 0:
+            self._shown_pub = dict(self._settled)
+            self._stage_view = self._settled_view
+        n0 = len(self.timeline.queue)
+        self.animate(msg["events"])
+        new: list[Anim] = list(self.timeline.queue)[n0:]
+        if not new:
+            new = [Wait(0.0)]
+            self.timeline.push(new[0])
+        self._staged += 1
+        shown = {k: msg[k] for k in SHOWN_FIELDS if k in msg}
+        if msg.get("outcome") is not None:
+            shown["phase"] = "over"
+
+        def begin(view: dict[str, Any] = msg["view"]) -> None:
+            self._stage_view = view
+            if entry is not None:
+                self.log.add(entry)
+
+        def end() -> None:
+            self._staged = max(0, self._staged - 1)
+            if self._shown_pub is not None:
+                self._shown_pub.update(shown)
+            if self._staged == 0:
+                self._shown_pub = None
+                self._stage_view = None
+
+        new[0].on_start = _chain(new[0].on_start, begin)
+        new[-1].on_done = _chain(new[-1].on_done, end)
+
+    def hurry(self) -> bool:
+        """Play this screen's queued animations fast (True when there was something to
+        hurry); the table's shared pace is not touched."""
+        if self.timeline.idle:
+            return False
+        self.hurrying = True
+        return True
+
+    def replay_last(self) -> bool:
+        """L: play the last turn's animations again here (the moves since this screen's
+        person last played, else the last one); the board then is the newest again."""
+        if not self.caught_up() or not self.timeline.idle:
+            return False
+        entries = self.log.since(self.screen_seat())
+        events = [ev for e in entries for ev in e.events if ev.get("type") in REPLAYED]
+        if not events:
+            self.message = "Nothing to show again yet."
+            return False
+        self.replaying = True
+        self.animate(events)
+        if self.timeline.idle:
+            self.replaying = False
+            return False
+        self.message = "Showing the last turn again (F to hurry)"
+        return True
 
     def submit(self, play: Any) -> None:
         """Send a complete play of this screen's seat."""
-        seat = self.session.screen_seat()
+        seat = self.screen_seat()
+        if not self.my_turn():
+            return  # never a play from a state the screen has not shown
         if seat is None:
             return
         r = self.session.play(seat, str(play))
@@ -716,6 +889,23 @@ class TableScene(Scene):
             return
         if ev.type == pygame.KEYDOWN:
             self.key(ev)
+
+
+#: The events a replay plays again (the board's and the pile's, never a deal or a draw).
+REPLAYED = frozenset({"move", "come_out", "bump", "trade", "home", "play", "discard", "fold",
+                      "drawn", "placed", "wild_placed", "revealed", "wild_displaced",
+                      "discarded", "completed"})
+
+
+def _chain(first: Any, then: Any) -> Any:
+    """A callback that runs ``first`` (if any), then ``then``."""
+    if first is None:
+        return then
+
+    def both() -> None:
+        first()
+        then()
+    return both
 
 
 #: The turn clock's choices in ADMIN: seconds at normal speed (the table scales them by its

@@ -14,6 +14,14 @@ frame; "Hint: thinking..." meanwhile), then its card and peg are picked and the 
 D discards the picked card (when discarding is the play), U undoes the choice in progress (in
 solo with nothing chosen, it takes back the last turn), Esc clears the choice (with nothing
 chosen it pauses). Nothing is sent to the table until a play is complete.
+
+The move log above the moves list tells every play and what it caused (the wheel over it,
+PgUp / PgDn, Home / End scroll it); the last move's trail is drawn on the board; L shows the
+last turn again; F (or Space with nothing chosen, or a click on the board) hurries the
+animations on this screen.
+
+This file is over 600 lines because the track table's events-to-animations, choice, input
+and drawing belong together; the choice logic itself lives in :mod:`game.client.choice`.
 """
 
 from __future__ import annotations
@@ -45,7 +53,14 @@ from game.client.board import (
     start,
 )
 from game.client.choice import TrackChoice, is_discard, part, part_tag  # noqa: F401
-from game.client.describe import describe_play, describe_token  # noqa: F401 (re-export)
+from game.client.describe import (  # noqa: F401 (re-export)
+    describe_play,
+    describe_token,
+    tell_track,
+    why_card_cannot,
+    why_no_discard,
+)
+from game.client.movelog import LogEntry, draw_log
 from game.client.table_base import (  # noqa: F401 (re-exported: the table's old names)
     COVER_ARM_SECONDS,
     MESSAGE_SECONDS,
@@ -67,8 +82,16 @@ if TYPE_CHECKING:
     from game.client.session import Session  # the typed protocol both sessions implement
     from game.client.stage import Stage
 
+#: From this many seats the board's holes are small: a chosen peg gets an enlarged view.
+LENS_SEATS = 6
+#: The enlarged view's radius (a share of the board's side) and its largest magnification.
+LENS_SHARE = 0.21
+LENS_MAX_ZOOM = 3.0
+
+
 class TrackTableScene(TableScene):
     name = "track_table"
+    private_keys = ("seat", "hand", "controlled", "position")
 
     def __init__(self, stage: Stage, session: Session) -> None:
         self.renderer = BoardRenderer(stage.assets)
@@ -76,6 +99,8 @@ class TrackTableScene(TableScene):
         #: While a deal plays: how many of this screen's cards have landed (None: all).
         self.hand_shown: int | None = None
         self.legal: list[Any] = []
+        #: The plays the moves list shows (all legal ones; a split's once its first part is set)
+        self.move_plays: list[Any] = []
         self._legal_key: tuple | None = None
         self.geom: BoardGeometry | None = None
         self.board_rect = pygame.Rect(0, 0, 0, 0)
@@ -83,6 +108,8 @@ class TrackTableScene(TableScene):
         self.card_rects: list[pygame.Rect] = []
         self.pile_pos = (0.0, 0.0)
         self.plate_rects: list[pygame.Rect] = []
+        self.log_rect = pygame.Rect(0, 0, 0, 0)
+        self.mouse_at: tuple[int, int] = (-1, -1)  # the pointer, for the wheel over the log
         self.moves = ListBox([], on_select=self._move_chosen)
         seat = session.screen_seat()
         self.my_side = 0 if seat is None else Board(len(session.seats)).side_of(seat)
@@ -105,10 +132,12 @@ class TrackTableScene(TableScene):
         self.pause_button.rect = pygame.Rect(p.right - self.px(130), p.y, self.px(130), bh)
         self.admin_button.rect = pygame.Rect(p.right - self.px(270), p.y, self.px(130), bh)
         # hand at the bottom
-        card_w = min(self.px(96), (p.w - self.px(10)) // 6 - self.px(6))
+        # six cards and their key numbers fit inside the panel (the focus ring too)
+        card_w = min(self.px(96), (p.w - 8) // 6 - self.px(6))
         card_h = int(card_w * 1.4)
-        self.hand_rect = pygame.Rect(p.x, p.bottom - card_h - self.px(10), p.w,
-                                     card_h + self.px(10))
+        num_h = self.stage.assets.font(self.px(18)).get_linesize() + 2
+        self.hand_rect = pygame.Rect(p.x, p.bottom - card_h - self.px(10) - num_h, p.w,
+                                     card_h + self.px(10) + num_h)
         # seat plates under the banner, the speed line and the message line; two columns
         # when there are many seats
         top = p.y + bh + self.px(94)
@@ -121,7 +150,12 @@ class TrackTableScene(TableScene):
             r, c = i % rows, i // rows
             self.plate_rects.append(pygame.Rect(p.x + c * pw, top + r * ph, pw - self.px(6),
                                                 ph - self.px(4)))
-        mtop = top + rows * ph + self.px(8)
+        ltop = top + rows * ph + self.px(6)
+        room = max(80, self.hand_rect.y - ltop - self.px(8))
+        # the move log above the moves list: a fixed share, so nothing moves when a turn comes
+        log_h = max(self.log_size() * 4, int(room * 0.42))
+        self.log_rect = pygame.Rect(p.x, ltop, p.w, log_h)
+        mtop = ltop + log_h + self.px(24)
         self.moves.row_h = max(self.px(24), 18)
         self.moves.rect = pygame.Rect(p.x, mtop, p.w, max(40, self.hand_rect.y - mtop - self.px(8)))
         cw = card_w + self.px(6)
@@ -135,6 +169,48 @@ class TrackTableScene(TableScene):
         self.leave_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(90), bw, self.px(58))
         self.done_button.rect = pygame.Rect(cx - bw // 2, cy + self.px(150), bw, self.px(58))
 
+    def log_size(self) -> int:
+        """The move log's text size."""
+        return max(12, self.px(17))
+
+    # ------------------------------------------------------------------ the move log
+    def tell(self, msg: Any, before: dict[str, Any]) -> LogEntry | None:
+        events = list(msg.get("events") or [])
+        me = self.screen_seat() if len(self.session.tokens) == 1 else None
+        seat = msg.get("seat") if msg.get("type") == "play" else None
+        lines = tell_track(seat if seat is not None else -1, events,
+                           before.get("pegs") or msg["view"].get("pegs") or [], self.names(), me)
+        return LogEntry(seat, lines, events, int(msg.get("state_no", 0)), self.trail_of(events),
+                        before)
+
+    def trail_of(self, events: list[dict[str, Any]]) -> list[list[Hole]]:
+        """The holes each peg of a play went through (its trail on the board)."""
+        out: list[list[Hole]] = []
+        for ev in events:
+            t = ev.get("type")
+            if t not in ("move", "come_out", "bump", "trade"):
+                continue
+            c, i = int(ev["colour"]), int(ev["peg"])
+            if t == "move" and not ev.get("jump"):
+                out.append([hole_of(c, i, ev["from"])] +
+                           [hole_of(c, i, x) for x in ev.get("path", [])])
+            elif t == "trade":
+                out.append([ring(int(ev["from"])), ring(int(ev["to"]))])
+            else:
+                out.append([hole_of(c, i, ev["from"]), hole_of(c, i, ev["to"])])
+        return out
+
+    def trail(self) -> list[list[Hole]]:
+        """The trail of the last move the screen has shown (none while one animates)."""
+        if not self.caught_up() or self.replaying:
+            return []
+        for e in reversed(self.log.entries):
+            if e.trail:
+                return e.trail
+            if e.events:
+                return []  # the last play moved no peg (a discard, a fold)
+        return []
+
     # ------------------------------------------------------------------ model
     def legal_plays(self) -> list[Any]:
         """Legal plays of this screen's seat, from its own view (cached per state)."""
@@ -142,6 +218,7 @@ class TrackTableScene(TableScene):
             if self.moves.rows:
                 self.moves.rows = []
                 self.legal = []
+                self.move_plays = []
                 self._legal_key = None
             return []
         v = self.view()
@@ -150,10 +227,31 @@ class TrackTableScene(TableScene):
             state = TRACK.determinize(v, 0)
             self.legal = TRACK.legal_plays(state)
             self._legal_key = key
-            self.moves.rows = [[self.describe(p)] for p in self.legal]
-            self.moves.selected = 0 if self.legal else -1
-            self.moves.top = 0
+            self.show_moves(self.legal)
         return self.legal
+
+    def show_moves(self, plays: list[Any]) -> None:
+        """The moves list shows ``plays`` (in words), the first selected."""
+        self.move_plays = list(plays)
+        self.moves.rows = [[self.describe(p)] for p in self.move_plays]
+        self.moves.selected = 0 if self.move_plays else -1
+        self.moves.top = 0
+
+    def narrow_moves(self) -> None:
+        """A split's first part set: the moves list narrows to the plays that begin with it
+        (and widens again when it is taken back)."""
+        if not self.my_turn():
+            return
+        want = self.choice.split_plays() if self.choice.first is not None else self.legal
+        if [str(p) for p in want] != [str(p) for p in self.move_plays]:
+            self.show_moves(want)
+
+    def split_ghost(self) -> dict[tuple[int, int], tuple[float, float]]:
+        """While a split's second part is chosen, its first peg stands at its new hole."""
+        fp = self.choice.first_part()
+        if fp is None or self.geom is None:
+            return {}
+        return {(fp.colour, fp.peg_no): self.geom.point(hole_of(fp.colour, fp.peg_no, fp.to))}
 
     def describe(self, p: Any) -> str:
         """A play for people: ``7: Red's front peg +3, then Blue's peg +4``."""
@@ -171,12 +269,12 @@ class TrackTableScene(TableScene):
         seats = self.public["seats"]
         return BoardLook(list(range(len(seats))),
                          [symbol_sprite(s.get("symbol")) if teams else None for s in seats],
-                         [s["name"] for s in seats])
+                         [s["name"] for s in seats], self.high_contrast)
 
     # ------------------------------------------------------------------ events -> animations
     def seat_anchor(self, seat: int) -> tuple[float, float]:
         """Where a seat's cards come from: its hand (this screen's seat) or its side."""
-        if seat == self.session.screen_seat() and self.card_rects:
+        if seat == self.screen_seat() and self.card_rects:
             return self.card_rects[2].center
         g = self.geom
         assert g is not None
@@ -227,7 +325,7 @@ class TrackTableScene(TableScene):
             elif t == "draw":
                 f = CardFlight("card_back", self.pile_pos, self.seat_anchor(ev["seat"]), cw,
                                cw * 0.8, dur, -10.0, None)
-                if ev["seat"] == self.session.screen_seat():
+                if ev["seat"] == self.screen_seat():
                     f.on_done = self._one_more_card
                 self.timeline.push(f)
             elif t == "deal":
@@ -259,7 +357,7 @@ class TrackTableScene(TableScene):
         per = (total - lead_time) / n if n else 0.0
         lead = Wait(lead_time if n else total)
         lead.cue(0.0, "deal")
-        me = self.session.screen_seat()
+        me = self.screen_seat()
         if me is not None and me < len(counts) and counts[me]:
             lead.on_start = self._hide_hand
         seats = len(counts)
@@ -286,22 +384,23 @@ class TrackTableScene(TableScene):
         super().update(dt)
         if self.timeline.idle:
             self.hand_shown = None  # the deal is over: the whole hand
+        self.narrow_moves()
 
     # ------------------------------------------------------------------ intents
     def clear_choice(self) -> None:
         self.choice.clear()
 
     def _move_chosen(self, i: int) -> None:
-        legal = self.legal_plays()
-        if 0 <= i < len(legal):
-            self.submit(legal[i])
+        self.legal_plays()
+        if 0 <= i < len(self.move_plays):
+            self.submit(self.move_plays[i])
 
     def pick_card(self, i: int) -> None:
         hand = self.view().get("hand", [])
         if not (0 <= i < len(hand)) or not self.my_turn():
             return
         ok = self.choice.pick_card(i, hand, self.legal_plays())
-        self.message = None if ok else "That card cannot move a peg now."
+        self.message = None if ok else self.why_not(hand[i] >> 2)
         self.stage.sound("click")
 
     # the choice as the board shows it (holes for the choice's target keys)
@@ -333,9 +432,13 @@ class TrackTableScene(TableScene):
         g = self.geom
         if g is None or self.choice.card is None:
             return
-        # a highlighted hole first
+        inside = self.from_lens(pos)
+        if inside is not None:
+            pos = inside  # a click in the enlarged view: on what it shows
+        # a highlighted hole first (the nearest within half a spacing: a target is easy to hit)
         targets = self.choice.targets()
-        hit = g.hit_test(pos, [hole_of(*t.where) for t in targets])
+        hit = g.hit_test(pos, [hole_of(*t.where) for t in targets],
+                         slack=max(1.45, 0.5 * g.u / max(1e-6, g.hole_r)))
         if hit is not None:
             where = next(t.where for t in targets if hole_of(*t.where) == hit)
             self._took(self.choice.choose_target(where))
@@ -391,15 +494,33 @@ class TrackTableScene(TableScene):
             self.timeline.finish()
         self.stage.sound("click")
 
+    def why_not(self, rank: int) -> str:
+        """Why the picked card has no play, in words (the rules' reasons)."""
+        try:
+            return why_card_cannot(rank, self.view())
+        except Exception:  # a reason the words cannot read: still a clear refusal
+            return "That card cannot move a peg now."
+
+    def can_discard(self) -> bool:
+        """Discarding is a legal play now (no card can move a peg)."""
+        return any(is_discard(p) for p in self.legal_plays())
+
     def discard(self) -> None:
+        """D: discard the picked card, when discarding is legal; else say why not."""
+        if not self.my_turn():
+            self.message = "Not now: it is not your turn."
+            return
+        if not self.can_discard():
+            self.message = why_no_discard(self.view(), self.legal_plays())
+            return
         if self.choice.card is None:
-            self.message = "Pick the card to discard first (keys 1-6)."
+            self.message = "No card can move a peg: pick the card to discard (keys 1-6), then D."
             return
         d = self.choice.discard_play()
         if d is not None:
             self.submit(d)
         else:
-            self.message = "You can only discard when no card can move a peg."
+            self.message = "Pick the card to discard (keys 1-6), then D."
 
     def apply_hint(self, tok: str, reason: str) -> None:
         """Show the hint: pick its card and peg on the board, say what and why."""
@@ -419,7 +540,17 @@ class TrackTableScene(TableScene):
         self.message = f"Hint: {self.describe(p)}"
 
     # ------------------------------------------------------------------ input
+    def handle(self, ev: pygame.event.Event) -> None:
+        if ev.type == pygame.MOUSEMOTION:
+            self.mouse_at = ev.pos
+        if ev.type == pygame.MOUSEWHEEL and self.log_rect.collidepoint(self.mouse_at):
+            self.log.scroll_by(int(ev.y))
+            return
+        super().handle(ev)
+
     def click(self, pos: tuple[int, int]) -> None:
+        if self.board_rect.collidepoint(pos) and self.hurry():
+            return  # a click on the board while it animates hurries it along
         for i, r in enumerate(self.card_rects):
             if r.collidepoint(pos):
                 self.pick_card(i)
@@ -429,6 +560,8 @@ class TrackTableScene(TableScene):
 
     def key(self, ev: pygame.event.Event) -> None:
         k = ev.key
+        if self.log_key(k):
+            return
         if self.choice.card is not None and k in (pygame.K_LEFT, pygame.K_RIGHT,
                                                   pygame.K_RETURN, pygame.K_SPACE,
                                                   pygame.K_KP_ENTER):
@@ -452,6 +585,26 @@ class TrackTableScene(TableScene):
         elif k == pygame.K_TAB:
             self.form.focus(self.moves)
 
+    def log_key(self, k: int) -> bool:
+        """The move log's keys and the hurry (True when ``k`` was one of them)."""
+        if k == pygame.K_PAGEUP:
+            self.log.page_up()
+        elif k == pygame.K_PAGEDOWN:
+            self.log.page_down()
+        elif k == pygame.K_HOME:
+            self.log.to_oldest()
+        elif k == pygame.K_END:
+            self.log.to_newest()
+        elif k == pygame.K_l:
+            self.replay_last()
+        elif k == pygame.K_f or (k == pygame.K_SPACE and not self.timeline.idle and
+                                 getattr(self, "choice", None) is not None and
+                                 self.choice.card is None):
+            self.hurry()
+        else:
+            return False
+        return True
+
     # ------------------------------------------------------------------ drawing
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
@@ -459,6 +612,8 @@ class TrackTableScene(TableScene):
         assert g is not None
         a = self.stage.assets
         where, lift = self.timeline.pegs()
+        for k, pt in self.split_ghost().items():
+            where.setdefault(k, pt)
         highlights = [Highlight(h, tag) for h, tag, _ in self.targets()]
         sel = None
         ch = self.choice
@@ -472,14 +627,22 @@ class TrackTableScene(TableScene):
                 sel = (p.seat, p.peg)
             elif (p.seat, loc) in want:
                 movable_keys.append((p.seat, p.peg))
-        self.renderer.draw(surf, g, self.look(), pegs, cast(PegPlaces, where), highlights, sel,
-                           movable_keys, self.t, cast(PegLifts, lift))
         cursor = self.keyboard_cursor()
+        ring_r = g.peg_r * 1.9 + max(2, int(g.u * 0.12))
+        avoid = [(g.point(cursor), ring_r)] if cursor is not None else []
+        self.renderer.draw(surf, g, self.look(), pegs, cast(PegPlaces, where), highlights, sel,
+                           movable_keys, self.t, cast(PegLifts, lift), self.trail(), avoid)
+        fp = self.choice.first_part()
+        if fp is not None:  # a split's first peg moved: a faint ring where it was
+            ox, oy = g.point(hole_of(fp.colour, fp.peg_no, fp.frm))
+            pygame.draw.circle(surf, theme.seat_colour(fp.colour), (round(ox), round(oy)),
+                               max(3, int(g.peg_r)), max(1, int(g.u * 0.1)))
         if cursor is not None:
             cx, cy = g.point(cursor)
             pygame.draw.circle(surf, theme.ACCENT2, (round(cx), round(cy)),
                                int(g.peg_r * 1.9), max(2, int(g.u * 0.12)))
         self.draw_pile(surf)
+        self.draw_lens(surf)
         for c in self.timeline.cards():
             w = max(8, int(c.width))
             img = a.scaled(c.sprite, (w, int(w * 1.4)))
@@ -494,6 +657,75 @@ class TrackTableScene(TableScene):
             self.draw_pause(surf)
         if self.public["phase"] == "over" and self.timeline.idle:
             self.draw_results(surf)
+
+    def lens(self) -> tuple[tuple[float, float], float, tuple[float, float], float] | None:
+        """The enlarged view around the chosen peg and its target holes at 6-8 seats:
+        (its centre on screen, its radius, the board point it magnifies, the zoom), or None."""
+        g = self.geom
+        if g is None or len(self.session.seats) < LENS_SEATS or self.choice.card is None:
+            return None
+        chosen = self.choice.chosen_peg()
+        if chosen is None:
+            return None
+        pts = [g.point(hole_of(*t.where)) for t in self.choice.targets()]
+        hole = self.keyboard_hole(chosen)
+        if hole is not None:
+            pts.append(g.point(hole))
+        pts += list(self.split_ghost().values())
+        if not pts:
+            return None
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        focus = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+        src_r = max(g.u * 3.2, max((x - focus[0]) ** 2 + (y - focus[1]) ** 2
+                                   for x, y in pts) ** 0.5 + g.u * 1.6)
+        radius = self.board_rect.w * LENS_SHARE
+        zoom = min(LENS_MAX_ZOOM, radius / src_r)
+        if zoom < 1.4:
+            return None
+        return (g.center, radius, focus, zoom)
+
+    def keyboard_hole(self, peg: tuple[int, Any]) -> Hole | None:
+        """The hole of the peg ``(colour, loc)`` on the board now."""
+        colour, loc = peg
+        for p in self.pegs():
+            if p.seat == colour and self.view()["pegs"][p.seat][p.peg] == loc:
+                return p.hole
+        return None
+
+    def from_lens(self, pos: tuple[int, int]) -> tuple[int, int] | None:
+        """The board point under ``pos`` when ``pos`` is inside the enlarged view."""
+        got = self.lens()
+        if got is None:
+            return None
+        (cx, cy), r, (fx, fy), zoom = got
+        if (pos[0] - cx) ** 2 + (pos[1] - cy) ** 2 > r * r:
+            return None
+        return (round(fx + (pos[0] - cx) / zoom), round(fy + (pos[1] - cy) / zoom))
+
+    def draw_lens(self, surf: pygame.Surface) -> None:
+        """The enlarged view: the board around the chosen peg, magnified in a circle over the
+        board's empty middle (clicks in it land on what it shows)."""
+        got = self.lens()
+        if got is None:
+            return
+        (cx, cy), r, (fx, fy), zoom = got
+        src_r = r / zoom
+        src = pygame.Rect(round(fx - src_r), round(fy - src_r), round(2 * src_r),
+                          round(2 * src_r)).clip(surf.get_rect())
+        if src.w < 2 or src.h < 2:
+            return
+        img = pygame.transform.smoothscale(surf.subsurface(src).copy(),
+                                           (round(src.w * zoom), round(src.h * zoom)))
+        d = round(2 * r)
+        lens = pygame.Surface((d, d), pygame.SRCALPHA)
+        lens.blit(img, (round((src.x - fx) * zoom + r), round((src.y - fy) * zoom + r)))
+        mask = pygame.Surface((d, d), pygame.SRCALPHA)
+        pygame.draw.circle(mask, (255, 255, 255, 255), (d // 2, d // 2), d // 2)
+        lens.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+        centre = (round(cx), round(cy))
+        pygame.draw.circle(surf, theme.BG, centre, round(r) + 4)
+        surf.blit(lens, (centre[0] - d // 2, centre[1] - d // 2))
+        pygame.draw.circle(surf, theme.ACCENT2, centre, round(r) + 2, 3)
 
     def draw_pile(self, surf: pygame.Surface) -> None:
         a = self.stage.assets
@@ -547,6 +779,8 @@ class TrackTableScene(TableScene):
         for i, r in enumerate(self.plate_rects):
             self.draw_plate(surf, i, r, turn, counts[i] if i < len(counts) else None,
                             self.look().symbols[i])
+        draw_log(surf, a, self.log, self.log_rect, self.log_size(), theme.seat_colour,
+                 "Moves so far (L: see the last turn again)")
         if self.moves.rows:
             lab = a.text("Moves (click one, or Tab then Enter)", self.px(18), theme.TEXT_DIM)
             surf.blit(lab, (self.moves.rect.x, self.moves.rect.y - lab.get_height() - 1))
