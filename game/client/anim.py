@@ -364,11 +364,18 @@ class Serial(Anim):
 class Timeline:
     """A queue of animations played one after another on table time, with catch-up."""
 
-    def __init__(self, backlog: int = 3, max_rate: float = 8.0) -> None:
+    def __init__(self, backlog: int = 3, max_rate: float = 8.0,
+                 start_step: float | None = None) -> None:
         self.queue: deque[Anim] = deque()
         self.backlog = backlog
         self.max_rate = max_rate
         self.played = 0
+        #: The most table time the first update after an idle spell plays (None: no limit).
+        #: The app sleeps while nothing moves, so the frame that brings a new play may cover
+        #: up to :data:`game.client.app.MAX_DT` of time from before the play came: the play
+        #: still starts at its beginning.
+        self.start_step = start_step
+        self._was_idle = True
 
     def push(self, anim: Anim) -> None:
         self.queue.append(anim)
@@ -392,6 +399,8 @@ class Timeline:
         """Play ``table_dt`` table seconds; returns the sounds that came due (in order)."""
         sounds: list[str] = []
         dt = table_dt * self.rate
+        if self.start_step is not None and self._was_idle and self.queue:
+            dt = min(dt, self.start_step)
         guard = 0
         while self.queue and dt > 0 and guard < 10000:
             guard += 1
@@ -417,6 +426,7 @@ class Timeline:
             self.played += 1
             if head.on_done is not None:
                 head.on_done()
+        self._was_idle = not self.queue
         return sounds
 
     def finish(self) -> None:

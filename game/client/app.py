@@ -41,6 +41,22 @@ if TYPE_CHECKING:
 
 MIN_SIZE = (480, 360)
 FPS = 60
+#: Seconds the loop sleeps at most while nothing moves: it then updates every scene (tables
+#: tick, sessions are read) and draws only if something changed.
+IDLE_WAKE = 0.1
+#: The longest step a frame passes to the scenes (a frame after a long stall or an idle sleep).
+MAX_DT = 0.1
+#: Window events after which the whole window is drawn again.
+REDRAW_EVENTS = (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED,
+                 pygame.WINDOWMAXIMIZED, pygame.WINDOWSIZECHANGED)
+
+
+def _never() -> bool:
+    return False
+
+
+def _no_pulse() -> float:
+    return 0.0
 
 
 class App:
@@ -70,7 +86,15 @@ class App:
         self.scenes: list[SceneLike] = []
         self.clock = pygame.time.Clock()
         self.running = True
+        #: Turns of the loop run, and frames drawn and flipped (fewer: a still screen draws
+        #: nothing).
         self.frames = 0
+        self.draws = 0
+        self.last_draw_at = 0.0
+        #: False once the window lost the focus: idle pulses stop until it is back.
+        self.focused = True
+        self._waited: list[pygame.event.Event] = []
+        self._keys: dict[int, object] = {}
         self.first_frame_at: float | None = None
         self._backdrop: pygame.Surface | None = None
         #: Tests set this to a number: tables then run on frame time (``dt`` per frame)
@@ -90,6 +114,7 @@ class App:
         #: Hints think in a worker process (tests set this False: a thread instead).
         self.hint_processes = True
         self._hints: Any = None
+        self._cpu: Any = None  # the CPU worker process, started with the first table
         pygame.key.set_repeat(350, 40)
         if title_screen:
             self.show("title")
@@ -243,20 +268,30 @@ class App:
 
     # tables --------------------------------------------------------------------
     def make_cpu(self) -> Any:
-        """The CPU runner of a new table: a worker process, so thinking never stalls a frame
-        (tests replace this with ``game.cpu_worker.SyncCpu``)."""
-        from game.cpu_worker import ProcessCpu
+        """The CPU runner of a new table: a lease on the app's one worker process (started
+        with the first table, ended with the app), so thinking never stalls a frame and ten
+        tables in a run cost one process (tests replace this with
+        ``game.cpu_worker.SyncCpu``)."""
+        return self.cpu_worker().lease()
 
-        cpu = ProcessCpu()
-        cpu.warm()  # start the worker now, between screens, not during the first CPU turn
-        return cpu
+    def cpu_worker(self) -> Any:
+        """The app's one CPU worker (:class:`game.table.cpu.ProcessCpu`), started and warmed
+        on first use (a table opening), shared by every table and the hints."""
+        if self._cpu is None:
+            from game.table.cpu import ProcessCpu
+
+            self._cpu = ProcessCpu()
+        self._cpu.warm()  # between screens, not during the first CPU turn
+        return self._cpu
 
     def hints(self) -> Any:
-        """The one hint worker of the app (:class:`game.client.hints.HintRunner`)."""
+        """The one hint worker of the app (:class:`game.client.hints.HintRunner`): it thinks
+        in the CPU worker's process (or in a thread: ``hint_processes`` False)."""
         if self._hints is None:
             from game.client.hints import HintRunner
 
-            self._hints = HintRunner(processes=self.hint_processes)
+            submit = self.cpu_worker().submit if self.hint_processes else None
+            self._hints = HintRunner(processes=self.hint_processes, submit=submit)
         return self._hints
 
     def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
@@ -382,15 +417,32 @@ class App:
         if ev.type == pygame.KEYDOWN and ev.key == pygame.K_F11:
             self.set_fullscreen(not self.fullscreen)
             return
+        if ev.type in (pygame.WINDOWFOCUSLOST, pygame.WINDOWFOCUSGAINED):
+            self.focused = ev.type == pygame.WINDOWFOCUSGAINED  # idle pulses stop without it
+        if ev.type in REDRAW_EVENTS:  # the window's contents were lost or shown anew
+            self.redraw_all()
         if self.top is not None:
+            mark = getattr(self.top, "mark_dirty", None)
+            if mark is not None:
+                mark()
             self.top.handle(ev)
 
-    def draw(self) -> None:
-        # draw from the lowest scene that is not covered by overlays
+    def redraw_all(self) -> None:
+        """Draw every shown scene at the next frame."""
+        for s in self.scenes:
+            mark = getattr(s, "mark_dirty", None)
+            if mark is not None:
+                mark()
+
+    def shown_scenes(self) -> list[SceneLike]:
+        """The scenes drawn, bottom first: the top one and every overlay's scene below it."""
         start = len(self.scenes) - 1
         while start > 0 and self.scenes[start].overlay:
             start -= 1
-        for s in self.scenes[max(0, start):]:
+        return self.scenes[max(0, start):]
+
+    def draw(self) -> None:
+        for s in self.shown_scenes():
             s.draw(self.screen)
         if not self.scenes:
             self.screen.fill(theme.BG)
@@ -399,36 +451,94 @@ class App:
         """The clock tables run on: the wall clock, or frame time in tests."""
         return time.monotonic() if self.virtual_time is None else self.virtual_time
 
-    def frame(self, dt: float = 1 / FPS) -> None:
-        """One turn of the loop: events, update, draw, flip."""
+    def moving(self) -> bool:
+        """Something on screen moves (an animation): the loop runs at :data:`FPS`."""
+        return any(getattr(s, "wants_frames", _never)() for s in self.shown_scenes())
+
+    def pulse_rate(self) -> float:
+        """The frame rate of the shown scenes' idle pulses (0 without the focus)."""
+        if not self.focused:
+            return 0.0
+        return max((getattr(s, "pulse_rate", _no_pulse)() for s in self.shown_scenes()),
+                   default=0.0)
+
+    def needs_draw(self, now: float) -> bool:
+        """Whether this frame draws: a shown scene is dirty, moves, shows something new
+        (its ``redraw_key`` changed since it was drawn) or its pulse is due."""
+        need = not self.scenes
+        for s in self.shown_scenes():
+            key_of = getattr(s, "redraw_key", None)
+            key = key_of() if key_of is not None else None
+            if key_of is None or getattr(s, "dirty", True) or key != self._keys.get(id(s)):
+                need = True
+            self._keys[id(s)] = key
+        if need or self.moving():
+            return True
+        rate = self.pulse_rate()
+        return rate > 0 and now - self.last_draw_at >= 1.0 / rate - 0.002
+
+    def frame(self, dt: float = 1 / FPS, redraw: bool = True) -> bool:
+        """One turn of the loop: events, update, draw and flip. The run loop passes
+        ``redraw=False``: it then draws only when something changed (:meth:`needs_draw`);
+        tests and benchmarks that look at what a frame draws call it as it is. Returns whether
+        it drew."""
         if self.virtual_time is not None:
             self.virtual_time += dt
-        for ev in pygame.event.get():
+        events, self._waited = [*self._waited, *pygame.event.get()], []
+        for ev in events:
             self.handle(ev)
             if not self.running:
-                return
+                return False
         # every scene under the top keeps its table going (reading the host, ticking the
         # local table); only the top one takes input
         for s in self.scenes[:-1]:
             s.background(dt)
         if self.top is not None:
             self.top.update(dt)
-        self.draw()
-        pygame.display.flip()
+        now = time.monotonic()
+        drew = self.needs_draw(now) or redraw
+        if drew:
+            self.draw()
+            pygame.display.flip()
+            self.draws += 1
+            self.last_draw_at = now
+            for s in self.shown_scenes():
+                with contextlib.suppress(AttributeError):
+                    s.dirty = False  # type: ignore[attr-defined]
+            live = {id(s) for s in self.scenes}
+            if len(self._keys) > len(live):
+                self._keys = {k: v for k, v in self._keys.items() if k in live}
         self.frames += 1
         if self.e2e is not None:
             self.e2e.after_frame(self)
         if self.first_frame_at is None:
             self.first_frame_at = time.perf_counter()
+        return drew
+
+    def idle_wait(self) -> None:
+        """Sleep until the next event, the next pulse frame or :data:`IDLE_WAKE` (so tables
+        are still ticked and sessions read while nothing moves), whichever comes first."""
+        timeout = IDLE_WAKE
+        rate = self.pulse_rate()
+        if rate > 0:
+            timeout = min(timeout, max(0.0, self.last_draw_at + 1.0 / rate - time.monotonic()))
+        ev = pygame.event.wait(max(1, int(timeout * 1000)))
+        if ev.type != pygame.NOEVENT:
+            self._waited.append(ev)
 
     def run(self, max_frames: int = 0) -> int:
-        """Run until the person quits (or ``max_frames`` frames have been drawn)."""
+        """Run until the person quits (or ``max_frames`` turns of the loop have run): 60 frames
+        a second while something moves, else asleep until an event or the idle wake-up."""
         dt = 1 / FPS
         while self.running:
-            self.frame(min(dt, 0.1))
+            self.frame(min(dt, MAX_DT), redraw=False)
             if max_frames and self.frames >= max_frames:
                 break
-            dt = self.clock.tick(FPS) / 1000.0
+            if self.moving() or self._waited or pygame.event.peek():
+                dt = self.clock.tick(FPS) / 1000.0
+            else:
+                self.idle_wait()
+                dt = self.clock.tick() / 1000.0
         return 0
 
     def close(self) -> None:
@@ -445,6 +555,9 @@ class App:
         if self._hints is not None:
             self._hints.close()
             self._hints = None
+        if self._cpu is not None:  # the one CPU worker ends with the app
+            self._cpu.close()
+            self._cpu = None
         self.store.close()
 
 

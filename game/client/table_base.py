@@ -39,6 +39,8 @@ MESSAGE_SECONDS = 4.0
 #: Seconds after the hot-seat cover appears before it takes a tap-in (a double-click or a
 #: double Enter that finished the turn before cannot uncover the next hand).
 COVER_ARM_SECONDS = 0.4
+#: Frames a second of the movable pegs' pulse while nothing else moves (the app's idle loop).
+PULSE_FPS = 8.0
 #: The keys that tap in on the cover.
 COVER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 
@@ -66,7 +68,7 @@ class TableScene(Scene):
         super().__init__(stage)
         self.session = session
         self.clock = TableClock()
-        self.timeline = Timeline(backlog=2)
+        self.timeline = Timeline(backlog=2, start_step=1 / 60)  # (quiet: see Timeline)
         self.follow_speed()
         self.t = 0.0
         self._covered = False
@@ -135,6 +137,21 @@ class TableScene(Scene):
     def background(self, dt: float) -> None:
         """Under ADMIN (or any overlay): the table keeps up, animations included."""
         self.update(dt)
+
+    # ------------------------------------------------------------------ redrawing (the app's
+    # idle loop, game.client.scene): what makes this table draw again
+    def wants_frames(self) -> bool:
+        return not self.timeline.idle
+
+    def pulse_rate(self) -> float:
+        return PULSE_FPS if self.my_turn() else 0.0
+
+    def redraw_key(self) -> object:
+        p = self.public
+        return (super().redraw_key(), p["state_no"], p["phase"], p.get("speed"),
+                str(p.get("pause")), str(p.get("seats")), p.get("cover"), self._message, self.hint,
+                self._hint_job is None, self.session.status, self._covered,
+                self.timeline.played)
 
     # ------------------------------------------------------------------ messages
     @property
