@@ -8,7 +8,8 @@ a window): the title, a local lobby (``Play``), a track table waiting for the pe
 pegs walk without end. This process reads the child's CPU time from ``/proc/PID/stat`` over
 ``--seconds`` (after a second of settling) and prints one line per screen::
 
-    idle screen=<title|lobby|table_waiting|table_animating> cpu_pct=<a> fps=<b> cpu_ms_per_frame=<c> rss_mb=<d>
+    idle screen=<title|lobby|table_waiting|table_animating> cpu_pct=<a> fps=<b> \
+        cpu_ms_per_frame=<c> rss_mb=<d>
 
 ``fps`` counts the frames the client really drew and flipped (``App.draws``). Then::
 
@@ -35,6 +36,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENS = ("title", "lobby", "table_waiting", "table_animating")
@@ -79,12 +84,12 @@ def child(screen: str, seconds: float, size: tuple[int, int]) -> int:
     return 0
 
 
-def drawn(app: object) -> int:
+def drawn(app: App) -> int:
     """Frames drawn and flipped (``App.draws``; older apps drew every frame)."""
     return int(getattr(app, "draws", getattr(app, "frames", 0)))
 
 
-def open_table(app: object, screen: str) -> None:
+def open_table(app: App, screen: str) -> None:
     from game.client.anim import Group, PegWalk
     from game.client.board import ring
     from game.client.session import LocalSession

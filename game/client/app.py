@@ -44,11 +44,36 @@ FPS = 60
 #: Seconds the loop sleeps at most while nothing moves: it then updates every scene (tables
 #: tick, sessions are read) and draws only if something changed.
 IDLE_WAKE = 0.1
+#: How long the idle loop sleeps before it looks for an event again (the most an event waits).
+IDLE_STEP = 0.02
 #: The longest step a frame passes to the scenes (a frame after a long stall or an idle sleep).
 MAX_DT = 0.1
+#: The person's input: each marks the top scene dirty (other events, such as an audio device
+#: appearing when the mixer starts, reach the scene without a redraw; what they change shows
+#: through its ``redraw_key``).
+INPUT_EVENTS = frozenset((
+    pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT, pygame.TEXTEDITING, pygame.MOUSEMOTION,
+    pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL, pygame.FINGERDOWN,
+    pygame.FINGERUP, pygame.FINGERMOTION, pygame.DROPFILE, pygame.DROPTEXT))
 #: Window events after which the whole window is drawn again.
 REDRAW_EVENTS = (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED,
-                 pygame.WINDOWMAXIMIZED, pygame.WINDOWSIZECHANGED)
+                 pygame.WINDOWMAXIMIZED)
+
+
+#: How the window reaches the screen (``bench/idle.py`` measured it under Xvfb at 1280x720):
+#: SDL's plain window framebuffer (``SDL_FRAMEBUFFER_ACCELERATION=0``: the frame is copied to
+#: the window by X11 shared memory) costs 2.6 ms of CPU a frame with 40 pegs walking and 60 MB,
+#: SDL's default texture path through OpenGL 8.1 ms (it misses 60 fps) and 154 MB. The game
+#: blits surfaces, so the plain framebuffer it is. Set only when unset: a user's own
+#: environment wins (README, "Display").
+DISPLAY_DEFAULTS = {"SDL_FRAMEBUFFER_ACCELERATION": "0"}
+
+
+def choose_display_path() -> None:
+    """Put :data:`DISPLAY_DEFAULTS` in the environment unless already set (before SDL makes
+    the window)."""
+    for name, value in DISPLAY_DEFAULTS.items():
+        os.environ.setdefault(name, value)
 
 
 def _never() -> bool:
@@ -65,6 +90,7 @@ class App:
     def __init__(self, size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
                  store: Store | None = None, assets: Assets | None = None,
                  title_screen: bool = True) -> None:
+        choose_display_path()
         pygame.display.init()
         pygame.font.init()
         self.store = store if store is not None else Store()
@@ -93,7 +119,6 @@ class App:
         self.last_draw_at = 0.0
         #: False once the window lost the focus: idle pulses stop until it is back.
         self.focused = True
-        self._waited: list[pygame.event.Event] = []
         self._keys: dict[int, object] = {}
         self.first_frame_at: float | None = None
         self._backdrop: pygame.Surface | None = None
@@ -423,7 +448,7 @@ class App:
             self.redraw_all()
         if self.top is not None:
             mark = getattr(self.top, "mark_dirty", None)
-            if mark is not None:
+            if mark is not None and ev.type in INPUT_EVENTS:
                 mark()
             self.top.handle(ev)
 
@@ -484,8 +509,7 @@ class App:
         it drew."""
         if self.virtual_time is not None:
             self.virtual_time += dt
-        events, self._waited = [*self._waited, *pygame.event.get()], []
-        for ev in events:
+        for ev in pygame.event.get():
             self.handle(ev)
             if not self.running:
                 return False
@@ -495,7 +519,7 @@ class App:
             s.background(dt)
         if self.top is not None:
             self.top.update(dt)
-        now = time.monotonic()
+        now = time.monotonic() if self.virtual_time is None else self.virtual_time
         drew = self.needs_draw(now) or redraw
         if drew:
             self.draw()
@@ -517,14 +541,22 @@ class App:
 
     def idle_wait(self) -> None:
         """Sleep until the next event, the next pulse frame or :data:`IDLE_WAKE` (so tables
-        are still ticked and sessions read while nothing moves), whichever comes first."""
+        are still ticked and sessions read while nothing moves), whichever comes first.
+
+        It sleeps in steps of :data:`IDLE_STEP` and looks whether an event came: pygame's own
+        ``event.wait(timeout)`` polls SDL every millisecond (1.8% of a core under Xvfb, against
+        0.2% this way, ``bench/idle.py``), and an event waits at most a step."""
         timeout = IDLE_WAKE
         rate = self.pulse_rate()
         if rate > 0:
-            timeout = min(timeout, max(0.0, self.last_draw_at + 1.0 / rate - time.monotonic()))
-        ev = pygame.event.wait(max(1, int(timeout * 1000)))
-        if ev.type != pygame.NOEVENT:
-            self._waited.append(ev)
+            now = time.monotonic() if self.virtual_time is None else self.virtual_time
+            timeout = min(timeout, max(0.0, self.last_draw_at + 1.0 / rate - now))
+        deadline = time.monotonic() + timeout
+        while not pygame.event.peek():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            time.sleep(min(IDLE_STEP, left))
 
     def run(self, max_frames: int = 0) -> int:
         """Run until the person quits (or ``max_frames`` turns of the loop have run): 60 frames
@@ -534,7 +566,7 @@ class App:
             self.frame(min(dt, MAX_DT), redraw=False)
             if max_frames and self.frames >= max_frames:
                 break
-            if self.moving() or self._waited or pygame.event.peek():
+            if self.moving() or pygame.event.peek():
                 dt = self.clock.tick(FPS) / 1000.0
             else:
                 self.idle_wait()

@@ -144,7 +144,11 @@ class TableScene(Scene):
         return not self.timeline.idle
 
     def pulse_rate(self) -> float:
-        return PULSE_FPS if self.my_turn() else 0.0
+        return PULSE_FPS if self.my_turn() and self.timeline.idle and self.pulsing() else 0.0
+
+    def pulsing(self) -> bool:
+        """Whether the scene draws a pulse now (on this screen's turn): the scene says."""
+        return True
 
     def redraw_key(self) -> object:
         p = self.public
