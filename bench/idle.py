@@ -4,12 +4,15 @@
 
 Each screen runs in a fresh client process (the real :meth:`game.client.app.App.run` loop, in
 a window): the title, a local lobby (``Play``), a track table waiting for the person's move
-(CPUs at the table, nothing moving but the movable pegs' pulse) and an 8-seat table whose 40
-pegs walk without end. This process reads the child's CPU time from ``/proc/PID/stat`` over
-``--seconds`` (after a second of settling) and prints one line per screen::
+(CPUs at the table, no card picked yet), an 8-seat table whose 40 pegs walk without end, and
+``table_picked``: the waiting table with a card picked (its pegs pulse at
+:data:`game.client.table_base.PULSE_FPS` frames a second for
+:data:`game.client.app.PULSE_SECONDS`, then hold still). This process reads the child's CPU
+time from ``/proc/PID/stat`` over ``--seconds`` (after a second of settling) and prints one
+line per screen::
 
-    idle screen=<title|lobby|table_waiting|table_animating> cpu_pct=<a> fps=<b> \
-        cpu_ms_per_frame=<c> rss_mb=<d>
+    idle screen=<title|lobby|table_waiting|table_animating|table_picked> cpu_pct=<a> \
+        fps=<b> cpu_ms_per_frame=<c> rss_mb=<d>
 
 ``fps`` counts the frames the client really drew and flipped (``App.draws``). Then::
 
@@ -42,7 +45,7 @@ if TYPE_CHECKING:
     from game.client.app import App
 
 ROOT = Path(__file__).resolve().parent.parent
-SCREENS = ("title", "lobby", "table_waiting", "table_animating")
+SCREENS = ("title", "lobby", "table_waiting", "table_animating", "table_picked")
 TICK = os.sysconf("SC_CLK_TCK")
 
 # classic, 4 seats: Red (the person) to play; three CPUs wait for Red
@@ -66,7 +69,7 @@ def child(screen: str, seconds: float, size: tuple[int, int]) -> int:
             problem = app.start_table({"game": "track", "rules": "classic", "seats": 4},
                                       "local", "normal")
             assert problem is None, problem
-        elif screen in ("table_waiting", "table_animating"):
+        elif screen in ("table_waiting", "table_animating", "table_picked"):
             open_table(app, screen)
         # settle for a second (first draws, caches, the worker starting)
         settle = time.monotonic() + 1.0
@@ -97,13 +100,18 @@ def open_table(app: App, screen: str) -> None:
     from game.rules.track import RULES as TRACK
     from tests.client_testing import FixedStart
 
-    if screen == "table_waiting":
+    if screen in ("table_waiting", "table_picked"):
         session = LocalSession("track", {"rules": "classic", "seats": 4}, speed="normal",
                                seed=3, cpu=app.make_cpu(), clock=app.table_clock,
                                rules=FixedStart(TRACK, WAITING))
         session.sit(0, "Bench")
         session.start()
         app.open_table(session)
+        if screen == "table_picked":  # the person picked a card: its pegs pulse
+            import pygame
+
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_1, mod=0,
+                                                 unicode="1", scancode=0))
         return
     places = [f"{'abcdefgh'[c]}:" + ",".join(str(18 * c + 8 + 2 * k) for k in range(5))
               for c in range(8)]

@@ -12,7 +12,7 @@ import pygame
 import pytest
 
 from game.client.anim import PegWalk, Timeline, Wait
-from game.client.app import App
+from game.client.app import PULSE_SECONDS, App
 from game.client.assets import Assets, SurfaceCache
 from game.client.table_base import PULSE_FPS
 from game.table.cpu import CpuJob, CpuLease, ProcessCpu
@@ -137,6 +137,12 @@ def test_a_picked_card_pulses_slowly_and_stops_without_the_focus(app: App) -> No
     pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))
     assert idle(app, 1.0) <= 1  # the event's own frame, then nothing
     pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSGAINED))
+    assert idle(app, 1.0) >= PULSE_FPS - 1
+    # six seconds after the last change (the pick) the pulse holds still: nothing is drawn
+    assert PULSE_SECONDS == 6.0
+    idle(app, 2.2)
+    assert idle(app, 1.0) == 0
+    post_key(pygame.K_2)  # the next input (another card) starts it again
     assert idle(app, 1.0) >= PULSE_FPS - 1
 
 
