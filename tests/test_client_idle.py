@@ -11,7 +11,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.client.anim import PegWalk, Timeline, Wait
+from game.client.anim import START_STEP, PegWalk, Timeline, Wait
 from game.client.app import PULSE_SECONDS, App
 from game.client.assets import Assets, SurfaceCache
 from game.client.table_base import PULSE_FPS
@@ -155,17 +155,24 @@ def test_the_run_loop_sleeps_while_nothing_moves(app: App) -> None:
     assert app.draws == before  # five turns, nothing drawn
     assert wall >= 0.35  # it slept about IDLE_WAKE a turn instead of spinning at 60 a second
     assert time.process_time() - c0 < 0.5 * wall
+    assert Timeline.start_step is None  # the run loop's start step goes with it
 
 
 # ---------------------------------------------------------------------------- the timeline
 def test_a_play_that_arrives_after_an_idle_sleep_starts_at_its_beginning() -> None:
-    tl = Timeline(start_step=1 / 60)
-    tl.update(0.1)  # idle
+    assert pytest.approx(1 / 60 / 0.3, rel=0.01) == START_STEP  # a 60 fps frame at blitz
+    tl = Timeline(start_step=START_STEP)
+    tl.update(0.3)  # idle
     tl.push(Wait(1.0))
-    tl.update(0.1)  # the frame after a sleep brings 0.1 s, most of it from before the play
-    assert tl.queue[0].elapsed == pytest.approx(1 / 60)
-    tl.update(0.1)  # then time runs as usual
-    assert tl.queue[0].elapsed == pytest.approx(1 / 60 + 0.1)
+    tl.update(0.3)  # the frame after a sleep brings 0.3 s, most of it from before the play
+    assert tl.queue[0].elapsed == pytest.approx(START_STEP)
+    tl.update(0.3)  # then time runs as usual
+    assert tl.queue[0].elapsed == pytest.approx(START_STEP + 0.3)
+    tl.finish()
+    tl.update(0.1)
+    tl.push(Wait(1.0))
+    tl.update(1 / 60 / 0.3)  # a frame of a running loop at blitz is never cut
+    assert tl.queue[0].elapsed == pytest.approx(1 / 60 / 0.3)
     plain = Timeline()  # without start_step: as before
     plain.push(Wait(1.0))
     plain.update(0.1)

@@ -92,6 +92,16 @@ def choose_display_path() -> None:
         os.environ.setdefault(name, value)
 
 
+def _live_timelines(on: bool) -> bool:
+    """Set (or clear) the run loop's start step on every animation timeline, once
+    :mod:`game.client.anim` is loaded; returns whether it was."""
+    anim = sys.modules.get("game.client.anim")
+    if anim is None:
+        return False
+    anim.Timeline.start_step = anim.START_STEP if on else None
+    return True
+
+
 def _never() -> bool:
     return False
 
@@ -585,16 +595,23 @@ class App:
     def run(self, max_frames: int = 0) -> int:
         """Run until the person quits (or ``max_frames`` turns of the loop have run): 60 frames
         a second while something moves, else asleep until an event or the idle wake-up."""
-        dt = 1 / FPS
-        while self.running:
-            self.frame(min(dt, MAX_DT), redraw=False)
-            if max_frames and self.frames >= max_frames:
-                break
-            if self.moving() or pygame.event.peek():
-                dt = self.clock.tick(FPS) / 1000.0
-            else:
-                self.idle_wait()
-                dt = self.clock.tick() / 1000.0
+        live = False  # the timelines' start step is set (see anim.Timeline.start_step)
+        try:
+            dt = 1 / FPS
+            while self.running:
+                if not live:  # anim loads with the first table (the title does not need it)
+                    live = _live_timelines(True)
+                self.frame(min(dt, MAX_DT), redraw=False)
+                if max_frames and self.frames >= max_frames:
+                    break
+                if self.moving() or pygame.event.peek():
+                    dt = self.clock.tick(FPS) / 1000.0
+                else:
+                    self.idle_wait()
+                    dt = self.clock.tick() / 1000.0
+        finally:
+            if live:
+                _live_timelines(False)
         return 0
 
     def close(self) -> None:

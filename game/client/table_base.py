@@ -68,7 +68,7 @@ class TableScene(Scene):
         super().__init__(stage)
         self.session = session
         self.clock = TableClock()
-        self.timeline = Timeline(backlog=2, start_step=1 / 60)  # (quiet: see Timeline)
+        self.timeline = Timeline(backlog=2)
         self.follow_speed()
         self.t = 0.0
         self._covered = False
