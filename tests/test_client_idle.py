@@ -5,7 +5,7 @@ without the focus; the run loop sleeps; one CPU worker for every table; bounded 
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from pathlib import Path
 
 import pygame
@@ -22,7 +22,7 @@ TICK = 1 / 60
 
 
 @pytest.fixture()
-def app(tmp_path: Path) -> App:
+def app(tmp_path: Path) -> Iterator[App]:
     a = table_app(tmp_path)  # synchronous CPUs, hints in a thread, frame time as the clock
     yield a
     close_app(a)
