@@ -13,7 +13,8 @@ Recorded before the speed work (commit 9943f19) and unchanged through it:
 ``fingerprint 7e5f53d5de4fbb6e1fd7f1b1974bb1e1``
 (``--quick``: ``4581dc0aa13a699b8c77f514cf31fa2e``). The C core (``game/rules/track/_fast.c``,
 used when built) must give the same digests as the Python engine (``--python`` forces it);
-the last line names the engine that ran.
+the last line names the engine that ran. ``tests/test_track_fingerprint.py`` asserts the
+``--quick`` digest with each engine.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import argparse
 import hashlib
 import json
 import time
+from collections.abc import Callable
 
 from game.rules.cards import Rng
 from game.rules.track import engine
@@ -80,24 +82,32 @@ def game_digest(conf: dict, seed: int, h: hashlib._Hash, positions: bool) -> int
     return turns
 
 
+def fingerprint(quick: bool = False, out: Callable[[str], None] | None = None) -> str:
+    """The digest (32 hex digits) of every configuration's games; ``out`` gets one line per
+    configuration."""
+    total = hashlib.sha256()
+    for conf, games in CONFIGS:
+        h = hashlib.sha256()
+        turns = 0
+        for seed in range(games // 5 if quick else games):
+            turns += game_digest(conf, seed, h, positions=seed % 3 == 0)
+        d = h.hexdigest()[:16]
+        total.update(d.encode())
+        if out is not None:
+            out(f"{json.dumps(conf, sort_keys=True)} games={games} turns={turns} {d}")
+    return total.hexdigest()[:32]
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a fifth of the games")
     ap.add_argument("--python", action="store_true", help="force the pure-Python engine")
     args = ap.parse_args()
     if args.python:
         engine.set_fast(False)
-    total = hashlib.sha256()
     t0 = time.process_time()
-    for conf, games in CONFIGS:
-        h = hashlib.sha256()
-        turns = 0
-        for seed in range(games // 5 if args.quick else games):
-            turns += game_digest(conf, seed, h, positions=seed % 3 == 0)
-        d = h.hexdigest()[:16]
-        total.update(d.encode())
-        print(f"{json.dumps(conf, sort_keys=True)} games={games} turns={turns} {d}", flush=True)
-    print(f"fingerprint {total.hexdigest()[:32]} cpu={time.process_time() - t0:.1f}s "
+    digest = fingerprint(args.quick, lambda line: print(line, flush=True))
+    print(f"fingerprint {digest} cpu={time.process_time() - t0:.1f}s "
           f"engine={'c' if engine.FAST else 'python'}")
 
 

@@ -20,13 +20,19 @@ rejoin with a fresh snapshot, so the client catches up at once.
 :attr:`Client.status` says where the connection stands: ``connecting``, ``connected``,
 ``dropped`` (since when), ``failed`` (with a reason code: ``wrong_code``, ``table_full``,
 ``version``, ``bad_token``, ``host_gone``, ``not_found``, ``unreachable``, ``replaced``,
-``left``, ...), or ``closed``.
+``left``, ``busy``, ``wrong_host``, ``several_tables``), or ``closed``.
+
+Version 2's handshake (``docs/protocol.md`` §2, :mod:`net.secure`): the seat's secret never
+leaves this process; the client proves it holds it toward a host that proves the table key.
+:attr:`Client.credential` (``FINGERPRINT:SECRET``, also the ``token`` of a delivered
+``welcome``) is what to remember for a rejoin; :attr:`Client.token` is the bare secret.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import queue
 import socket
 import threading
@@ -36,8 +42,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from net import protocol as P
+from net import secure
 from net.codes import Link, LinkError, parse_join_target
-from net.discovery import DiscoveryError, adiscover
+from net.discovery import Answer, DiscoveryError, SeveralTables, adiscover_all
 
 CONNECTING = "connecting"
 CONNECTED = "connected"
@@ -46,7 +53,8 @@ FAILED = "failed"
 CLOSED = "closed"
 
 # Host error codes after which retrying cannot help.
-FATAL = frozenset({"version", "wrong_code", "table_full", "bad_token", "left", "replaced"})
+FATAL = frozenset({"version", "wrong_code", "table_full", "bad_token", "left", "replaced",
+                   "wrong_host", "several_tables"})
 
 REASONS = {
     "wrong_code": "that table code is not this host's table",
@@ -58,7 +66,20 @@ REASONS = {
     "unreachable": "could not connect to the host",
     "left": "you left the table",
     "replaced": "this seat was joined again from another window or machine",
+    "wrong_host": "the host there does not hold this table's key (another table, or an "
+                  "impostor): nothing of your seat was sent to it",
+    "several_tables": "more than one table answered that code: choose one",
 }
+
+
+class WrongHost(Exception):
+    """The host did not prove the table key this client expects (or any key at all)."""
+
+
+class _GiveUp(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
 
 
 @dataclass(frozen=True)
@@ -102,7 +123,18 @@ class Client:
                 self.link, self.code = None, parsed
         self.by_code = self.link is None
         self.name = name
-        self.token = token
+        # A remembered token is "FINGERPRINT:SECRET" (pinned to the table key that issued it)
+        # or a bare secret (the admin token, the host's own seat): see net.secure.
+        pinned, secret = secure.split_credential(token) if token else (None, None)
+        if pinned and self.link is not None and self.link.key and self.link.key != pinned:
+            raise LinkError("this seat belongs to another table key than the link's: "
+                            "join by the link without the remembered seat")
+        #: The table key's fingerprint this client talks to (pinned once a host proved it).
+        self.host_key: str | None = pinned or (self.link.key if self.link else None)
+        self._secret: str | None = secret
+        #: Every table that answered the last code look-up (for the Join screen's choice).
+        self.answers: list[Answer] = []
+        self._candidates: list[Link] = []
         self.seat: int | None = None
         self.table: dict[str, Any] = {}
         self.discover_targets = list(discover_targets) if discover_targets is not None else None
@@ -125,6 +157,9 @@ class Client:
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._writer: asyncio.StreamWriter | None = None
+        self._last_busy: str | None = None  # the host's message when it last said busy
+        self._key = b""  # this connection's session key
+        self._batch = threading.RLock()  # messages that poll() must see together
 
     # --- thread-safe surface for the pygame loop ------------------------------------------------
 
@@ -133,6 +168,20 @@ class Client:
         with self._lock:
             return self._status
 
+    @property
+    def token(self) -> str | None:
+        """This seat's secret (never sent: the client proves it holds it)."""
+        return self._secret
+
+    @property
+    def credential(self) -> str | None:
+        """What to remember for a rejoin: the secret pinned to the host's key fingerprint
+        (``FINGERPRINT:SECRET``); a ``welcome`` delivered by :meth:`poll` carries it as
+        ``token`` (and the fingerprint as ``key``)."""
+        if self._secret is None:
+            return None
+        return secure.credential(self.host_key, self._secret) if self.host_key else self._secret
+
     def start(self) -> Client:
         self._thread = threading.Thread(target=self._run, name="net-client", daemon=True)
         self._thread.start()
@@ -140,13 +189,14 @@ class Client:
         return self
 
     def poll(self, limit: int = 10_000) -> list[dict[str, Any]]:
-        """Every message received since the last call (never blocks)."""
+        """Every message received since the last call (never blocks for long)."""
         out: list[dict[str, Any]] = []
-        while len(out) < limit:
-            try:
-                out.append(self._incoming.get_nowait())
-            except queue.Empty:
-                break
+        with self._batch:
+            while len(out) < limit:
+                try:
+                    out.append(self._incoming.get_nowait())
+                except queue.Empty:
+                    break
         return out
 
     def wait_for(self, pred: Any, timeout: float = 5.0) -> dict[str, Any] | None:
@@ -260,15 +310,28 @@ class Client:
         dropped_at: float | None = None
         while not self._stop.is_set():
             try:
-                if self.link is None or (self.by_code and failures and failures % 3 == 0):
-                    assert self.code is not None
-                    self.link = await adiscover(self.code, self.discover_targets,
-                                                bind=self.discover_bind)
+                if self.by_code and (not self._candidates or (failures and failures % 3 == 0)):
+                    await self._look_up()
+                if self.by_code and self._candidates:
+                    self.link = self._candidates[0]
                 fatal = await self._session()
+            except SeveralTables as e:
+                self._set(FAILED, "several_tables", str(e))
+                return
+            except _GiveUp as e:
+                self._set(FAILED, e.code, e.message)
+                return
             except DiscoveryError as e:
                 if self.token is None or self.link is None:
                     self._set(FAILED, "not_found", str(e))
                     return
+                fatal = None
+            except WrongHost as e:
+                if not self.by_code:
+                    self._set(FAILED, "wrong_host", f"{REASONS['wrong_host']} ({e})")
+                    return
+                if self._candidates:  # a spoofed answer: try the next one that claimed the key
+                    self._candidates.pop(0)
                 fatal = None
             except (OSError, asyncio.IncompleteReadError, TimeoutError, P.ProtocolError):
                 fatal = None
@@ -284,6 +347,9 @@ class Client:
             now = time.monotonic()
             if self.token is None:
                 # Never welcomed: keep trying only for connect_timeout.
+                if now > first_try_until and self._last_busy is not None:
+                    self._set(FAILED, "busy", self._last_busy)
+                    return
                 if now > first_try_until:
                     self._set(FAILED, "unreachable", f"{REASONS['unreachable']} at "
                               f"{self.link.address if self.link else '?'}")
@@ -304,6 +370,46 @@ class Client:
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.backoff[1])
 
+    async def _look_up(self) -> None:
+        """Look the code up; keep the answers to try (those claiming the pinned key, if any)."""
+        assert self.code is not None
+        found = await adiscover_all(self.code, self.discover_targets, bind=self.discover_bind)
+        self.answers = found
+        if self.host_key is not None:
+            mine = [a for a in found if a.key == self.host_key]
+            if not mine and self.connects == 0:
+                raise _GiveUp("wrong_host", f"a table answered code {self.code}, but not the "
+                              f"one this seat belongs to (another table, or an impostor): "
+                              f"join as a new player, or by the host's link")
+            if not mine:  # the host may be restarting: keep looking
+                raise DiscoveryError(f"no answer for code {self.code} with this table's key")
+            found = mine
+        same = [a for a in found if a.version in (None, P.VERSION)]
+        if not same:
+            v = found[0].version
+            where = "host's" if (v or 0) < P.VERSION else "your"
+            raise _GiveUp("version", f"the table {self.code} answered, but its host speaks "
+                          f"protocol version {v} and this program version {P.VERSION}: "
+                          f"update Tee Table on the {where} machine")
+        if self.host_key is None and len({a.key for a in same}) > 1:
+            raise SeveralTables(same)
+        self._candidates = [a.link for a in same]
+
+    def _error_answer(self, msg: dict[str, Any]) -> tuple[str, str] | None:
+        """An ``error`` before welcome: (code, message) if fatal, None to try again."""
+        code, message = msg["code"], msg["message"]
+        if code in ("busy", "hello_timeout"):  # crowded or slow just now: try again
+            self._deliver(msg)
+            self._last_busy = message
+            return None
+        if code == "version":
+            return (code, message if "update" in message else
+                    f"{message} (update Tee Table on the machine with the older version)")
+        if code in FATAL or self._secret is None:
+            return (code, message)
+        self._deliver(msg)  # a rejoin turned away for now: try again
+        return None
+
     async def _session(self) -> tuple[str, str] | None:
         """One connection. Returns (code, message) for a fatal refusal, None to retry."""
         assert self.link is not None and self._out is not None
@@ -317,45 +423,77 @@ class Client:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
-            hello = {"t": "hello", "v": P.VERSION, "name": self.name, "token": self.token,
-                     "code": self.code}
+            mine = secure.KeyPair()  # one use: this connection's half of the session key
+            hello: dict[str, Any] = {"t": "hello", "v": P.VERSION, "name": self.name,
+                                     "code": self.code, "dh": mine.public}
             writer.write(P.pack(hello))
+            await writer.drain()
+            first = await asyncio.wait_for(self._read(reader, P.validate_handshake),
+                                           self.connect_timeout)
+            if first["t"] == "error":
+                return self._error_answer(first)
+            host_pub = first["key"]
+            fp = secure.fingerprint(host_pub)
+            if self.host_key is not None and fp != self.host_key:
+                raise WrongHost(f"it shows key {fp}, this seat's table has {self.host_key}")
+            try:
+                key = secure.session_key(mine.shared(host_pub), host_pub, mine.public,
+                                         first["nonce"])
+            except secure.HandshakeError as e:
+                raise WrongHost(str(e)) from None
+            if not hmac.compare_digest(secure.host_proof(key), first["mac"]):
+                raise WrongHost("it could not prove it holds the key it shows")
+            proof = secure.seat_proof(self._secret, key) if self._secret else None
+            writer.write(P.pack({"t": "proof", "proof": proof}))
             await writer.drain()
             first = await asyncio.wait_for(self._read(reader), self.connect_timeout)
             if first.get("t") == "error":
-                if first["code"] in FATAL or self.token is None:
-                    return (first["code"], first["message"])
-                self._deliver(first)  # a rejoin turned away for now (busy...): try again
-                return None
+                return self._error_answer(first)
             if first.get("t") != "welcome":
                 raise P.ProtocolError("bad_hello", f"expected welcome, got {first.get('t')!r}")
-            self.token = first["token"]
+            try:
+                self._secret = secure.unseal(first["token"], key)
+            except secure.HandshakeError as e:
+                raise P.ProtocolError("bad_hello", str(e)) from None
+            self.host_key = fp  # pinned: from now on only this key's holder gets a proof
+            self._key = key
+            first = {**first, "token": self.credential, "key": fp}
             self.seat = first["seat"]
             self.table = first["table"]
             self.connects += 1
-            self._deliver(first)
-            self._set(CONNECTED)
+            # The snapshot that follows at once goes out with the welcome, in one batch: a
+            # poll() never sees a welcome (a seat) without the seats and view it belongs to.
+            after = await asyncio.wait_for(self._read(reader), self.connect_timeout)
+            snap: dict[str, Any] | None = after
+            with self._batch:
+                self._deliver(first)
+                self._set(CONNECTED)
+                if after["t"] == "snapshot":
+                    self.seat = after["seat"]
+                    self._deliver(after)
+                    snap = None
             while not self._out.empty():  # intents queued before this connection are stale
                 if self._out.get_nowait() is None:
                     return None  # close() was called meanwhile
             if self._stop.is_set():
                 return None
-            return await self._pump(reader, writer)
+            return await self._pump(reader, writer, snap)
         finally:
             self._writer = None
             writer.transport.abort()
 
-    async def _read(self, reader: asyncio.StreamReader) -> dict[str, Any]:
+    async def _read(self, reader: asyncio.StreamReader,
+                    check: Callable[[Any], dict[str, Any]] = P.validate_host) -> dict[str, Any]:
         head = await reader.readexactly(P.HEADER.size)
         (n,) = P.HEADER.unpack(head)
         P.check_length(n)
         body = await reader.readexactly(n)
         self.bytes_received += n + P.HEADER.size
         self.frames_received += 1
-        return P.validate_host(P.unpack_body(body))
+        return check(P.unpack_body(body))
 
-    async def _pump(self, reader: asyncio.StreamReader,
-                    writer: asyncio.StreamWriter) -> tuple[str, str] | None:
+    async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    pending: dict[str, Any] | None = None) -> tuple[str, str] | None:
         assert self._out is not None
         out = self._out
 
@@ -375,7 +513,12 @@ class Client:
         sender = asyncio.create_task(send_loop())
         try:
             while True:
-                reader_task = asyncio.ensure_future(self._read(reader))
+                if pending is not None:  # a frame read before the pump started
+                    reader_task = asyncio.get_running_loop().create_future()
+                    reader_task.set_result(pending)
+                    pending = None
+                else:
+                    reader_task = asyncio.ensure_future(self._read(reader))
                 done, _ = await asyncio.wait({reader_task, sender}, timeout=self.host_silence,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if reader_task not in done:
@@ -402,8 +545,13 @@ class Client:
                     return None
                 if t == "pong":
                     continue
-                if t == "welcome":  # moved to another seat: a new token
-                    self.token, self.seat, self.table = msg["token"], msg["seat"], msg["table"]
+                if t == "welcome":  # moved to another seat: a new secret, sealed
+                    try:
+                        self._secret = secure.unseal(msg["token"], self._key)
+                    except secure.HandshakeError as e:
+                        raise P.ProtocolError("bad_welcome", str(e)) from None
+                    self.seat, self.table = msg["seat"], msg["table"]
+                    msg = {**msg, "token": self.credential, "key": self.host_key}
                 elif t == "snapshot":
                     self.seat = msg["seat"]
                 self._deliver(msg)

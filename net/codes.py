@@ -5,7 +5,12 @@ look-alike letters I, L, O. Codes are read case-insensitively, ignoring spaces a
 
 A link carries the host's address, TCP port and code::
 
-    teetable://192.168.1.5:47800/KQXF
+    teetable://192.168.1.5:47800/3f09c2a1d4e5b6a7980f/KQXF
+
+The 20 hex digits before the code (optional) are the link's ``key``: the fingerprint of the
+host's table key (``net.secure``); ``teetable://KEY@HOST:PORT/CODE`` is read too. A client that
+joins by the link only talks to a host that proves it holds that key. A link without it still
+works (the client then learns the key from the host and pins it with its seat).
 
 Also accepted when joining (chat programs only make ``http`` links clickable, and people paste
 what they see): ``http://192.168.1.5:47800/KQXF``, ``https://...``, and the bare
@@ -60,9 +65,10 @@ class Link:
     host: str
     port: int
     code: str | None = None
+    key: str | None = None  # the host key's fingerprint, when known
 
     def __str__(self) -> str:
-        return make_link(self.host, self.port, self.code)
+        return make_link(self.host, self.port, self.code, self.key)
 
     @property
     def address(self) -> str:
@@ -70,10 +76,21 @@ class Link:
         return f"{h}:{self.port}"
 
 
-def make_link(host: str, port: int, code: str | None) -> str:
+def make_link(host: str, port: int, code: str | None, key: str | None = None) -> str:
     h = f"[{host}]" if ":" in host else host
-    tail = f"/{code}" if code else ""
+    tail = (f"/{key}" if key else "") + (f"/{code}" if code else "")
     return f"{SCHEME}://{h}:{port}{tail}"
+
+
+_KEY = re.compile(r"^[0-9a-f]{20}$")
+
+
+def _read_key(text: str, original: str) -> str:
+    value = text.strip().lower()
+    if not _KEY.match(value):
+        raise LinkError(f"{original!r}: {text!r} is not a table key fingerprint "
+                        f"(20 hex digits)")
+    return value
 
 
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
@@ -120,6 +137,10 @@ def parse_link(text: str) -> Link:
         s = m.group(2)
     s = s.split("?", 1)[0].split("#", 1)[0]
     hostport, _, path = s.partition("/")
+    key = None
+    if "@" in hostport:
+        who, _, hostport = hostport.rpartition("@")
+        key = _read_key(who, original)
     path = path.strip("/")
     if hostport.startswith("["):
         end = hostport.find("]")
@@ -138,8 +159,12 @@ def parse_link(text: str) -> Link:
             raise LinkError(f"{original!r}: the port after ':' is missing")
     host = _check_host(host, original)
     port = _check_port(port_text, original) if port_text else DEFAULT_PORT
+    first, slash, rest = path.partition("/")
+    if slash or len(first) == 20:  # KEY/CODE, or KEY alone
+        key = _read_key(first, original)
+        path = rest.strip("/")
     code = normalize_code(path) if path else None
-    return Link(host, port, code)
+    return Link(host, port, code, key)
 
 
 def parse_join_target(text: str) -> Link | str:

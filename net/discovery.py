@@ -13,10 +13,18 @@ Datagrams are msgpack maps after the 4-byte magic ``b"TTD1"``::
 
     query:  {"t": "who",  "v": VERSION, "code": "KQXF", "n": nonce}
     answer: {"t": "here", "v": VERSION, "code": "KQXF", "n": nonce, "port": 47800,
-             "host": "192.168.1.5" or nil, "name": "Ann's table"}
+             "host": "192.168.1.5" or nil, "name": "Ann's table",
+             "key": "3f09c2a1d4e5b6a7980f", "seats": 4, "people": 2, "phase": "lobby"}
 
 The joiner connects to the address the answer came from (``host`` is informational), on the
 TCP ``port`` of the answer. Anything else (wrong magic, bad msgpack, wrong code) is ignored.
+
+Anyone on the network can answer a look-up, so an answer proves nothing: ``key`` is only the
+fingerprint the host must then prove it holds in the TCP handshake (``net.secure``). Two
+tables can answer the same code (by chance, or a spoofer): :func:`discover_all` returns every
+answer (:class:`Answer`: host name, seats, fingerprint) so the Join screen can let the person
+choose; :func:`discover` with ``key`` only returns answers that claim that key, and without it
+raises :class:`SeveralTables` when answers with different keys came.
 """
 
 from __future__ import annotations
@@ -27,13 +35,15 @@ import socket
 import struct
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import msgpack
 
 from net.codes import DISCOVERY_PORT, Link, normalize_code
 from net.protocol import VERSION
+from net.secure import is_fingerprint
 
 MAGIC = b"TTD1"
 MAX_DATAGRAM = 512
@@ -41,6 +51,41 @@ MAX_DATAGRAM = 512
 
 class DiscoveryError(Exception):
     """Nobody answered for that code (or discovery could not run); the message gives advice."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One table that answered a code look-up (claims only, until its host proves its key)."""
+
+    link: Link  # where to connect, with the claimed key
+    name: str = ""  # "Ann's table"
+    seats: int | None = None  # seats at the table
+    people: int | None = None  # of which people (the rest are CPUs)
+    phase: str = ""  # lobby, playing, over
+    version: int | None = None  # the protocol version it speaks
+
+    @property
+    def key(self) -> str | None:
+        return self.link.key
+
+    def describe(self) -> str:
+        """One line for the Join screen: "Ann's table, 2 people at 4 seats, lobby (key 3f09...)"."""
+        seats = "" if self.seats is None else f", {self.people or 0} people at {self.seats} seats"
+        phase = f", {self.phase}" if self.phase else ""
+        key = f" (key {self.key[:8]}...)" if self.key else ""
+        return f"{self.name or 'a table'} at {self.link.address}{seats}{phase}{key}"
+
+
+class SeveralTables(DiscoveryError):
+    """More than one table (different keys) answered the code: the person has to choose."""
+
+    def __init__(self, answers: list[Answer]) -> None:
+        self.answers = answers
+        listed = "; ".join(a.describe() for a in answers)
+        super().__init__(f"{len(answers)} tables answered this code: {listed}. Choose one "
+                         f"(join by its link or address)")
+
+
 
 
 def _encode(msg: dict[str, Any]) -> bytes:
@@ -140,11 +185,15 @@ def default_targets(port: int = DISCOVERY_PORT) -> list[tuple[str, int]]:
 class DiscoveryResponder(asyncio.DatagramProtocol):
     """Answers queries for one code. Start it with :meth:`start` on the host's event loop."""
 
-    def __init__(self, code: str, tcp_port: int, host: str | None = None, name: str = "") -> None:
+    def __init__(self, code: str, tcp_port: int, host: str | None = None, name: str = "",
+                 key: str | None = None,
+                 info: Callable[[], dict[str, Any]] | None = None) -> None:
         self.code = normalize_code(code)
         self.tcp_port = tcp_port
         self.host = host
         self.name = name[:40]
+        self.key = key
+        self.info = info  # name, seats, people, phase, asked afresh for each answer
         self.transport: asyncio.DatagramTransport | None = None
         self.answered = 0
 
@@ -157,6 +206,8 @@ class DiscoveryResponder(asyncio.DatagramProtocol):
         bind: tuple[str, int] = ("0.0.0.0", DISCOVERY_PORT),
         host: str | None = None,
         name: str = "",
+        key: str | None = None,
+        info: Callable[[], dict[str, Any]] | None = None,
     ) -> DiscoveryResponder:
         """Bind the UDP socket and start answering. Raises OSError if the port is taken."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -168,7 +219,7 @@ class DiscoveryResponder(asyncio.DatagramProtocol):
             sock.close()
             raise
         loop = asyncio.get_running_loop()
-        proto = cls(code, tcp_port, host, name)
+        proto = cls(code, tcp_port, host, name, key, info)
         await loop.create_datagram_endpoint(lambda: proto, sock=sock)
         return proto
 
@@ -182,7 +233,9 @@ class DiscoveryResponder(asyncio.DatagramProtocol):
 
     def datagram_received(self, data: bytes, addr: tuple[str, int]) -> None:
         msg = _decode(data)
-        if msg is None or msg.get("t") != "who" or msg.get("v") != VERSION:
+        # Any version's query is answered (with this host's version): an older joiner then
+        # connects and is told to update, instead of finding nothing.
+        if msg is None or msg.get("t") != "who" or type(msg.get("v")) is not int:
             return
         code, nonce = msg.get("code"), msg.get("n")
         if type(code) is not str or type(nonce) is not int:
@@ -192,10 +245,18 @@ class DiscoveryResponder(asyncio.DatagramProtocol):
                 return
         except ValueError:
             return
-        reply = {
+        reply: dict[str, Any] = {
             "t": "here", "v": VERSION, "code": self.code, "n": nonce,
-            "port": self.tcp_port, "host": self.host, "name": self.name,
+            "port": self.tcp_port, "host": self.host, "name": self.name, "key": self.key,
         }
+        if self.info is not None:
+            try:
+                extra = self.info()
+            except Exception:  # the table must not break the responder
+                extra = {}
+            for k in ("name", "seats", "people", "phase"):
+                if k in extra:
+                    reply[k] = str(extra[k])[:40] if k in ("name", "phase") else extra[k]
         if self.transport is not None:
             self.answered += 1
             self.transport.sendto(_encode(reply), addr)
@@ -209,24 +270,31 @@ class DiscoveryResponder(asyncio.DatagramProtocol):
 # Joiner side
 
 
-def discover(
+def discover_all(
     code: str,
     targets: Sequence[tuple[str, int]] | None = None,
     *,
     timeout: float = 0.7,
     tries: int = 3,
     bind: str = "0.0.0.0",
-) -> Link:
-    """Find the host of ``code``: broadcast, wait ``timeout`` seconds, retry ``tries`` times.
+    linger: float = 0.3,
+    key: str | None = None,
+) -> list[Answer]:
+    """Every table that answers ``code``: broadcast, and once a first answer came, listen
+    ``linger`` seconds more for others (else retry after ``timeout``, ``tries`` times).
 
-    Returns the host's :class:`~net.codes.Link`; raises :class:`DiscoveryError` (what was
-    tried and what to do instead) if nobody answered.
+    With ``key``, only answers claiming that key count (several may: a spoofer can claim any
+    key; the handshake tells them apart). One answer per (address, port, key). Raises
+    :class:`DiscoveryError` (what was tried and what to do instead) if nobody answered.
+    This is what the Join screen calls to let the person choose when :func:`discover`
+    raises :class:`SeveralTables`.
     """
     code = normalize_code(code)
     dests = list(targets) if targets is not None else default_targets()
     nonce = secrets.randbits(48)
     query = _encode({"t": "who", "v": VERSION, "code": code, "n": nonce})
     errors: list[str] = []
+    found: list[Answer] = []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
         s.bind((bind, 0))
@@ -251,19 +319,45 @@ def discover(
                     break
                 except OSError:
                     continue
-                link = _answer(data, addr, code, nonce)
-                if link is not None:
-                    return link
+                ans = _answer(data, addr, code, nonce)
+                if ans is None or (key is not None and ans.key != key):
+                    continue
+                if all((a.link, a.key) != (ans.link, ans.key) for a in found):
+                    found.append(ans)
+                    deadline = min(deadline, time.monotonic() + linger)
+            if found:
+                return found
     where = ", ".join(f"{h}:{p}" for h, p in dests) or "nowhere"
     detail = f" (errors: {'; '.join(errors)})" if errors else ""
+    which = " with this table's key" if key is not None else ""
     raise DiscoveryError(
-        f"no table with code {code} answered on this network (asked {where}, "
+        f"no table with code {code} answered{which} on this network (asked {where}, "
         f"{max(1, tries)} times){detail}. Check the code, or join by the host's address "
         f"instead (the host shows it, e.g. 192.168.1.5:47800): the network may block broadcast."
     )
 
 
-def _answer(data: bytes, addr: tuple[str, int], code: str, nonce: int) -> Link | None:
+def discover(
+    code: str,
+    targets: Sequence[tuple[str, int]] | None = None,
+    *,
+    timeout: float = 0.7,
+    tries: int = 3,
+    bind: str = "0.0.0.0",
+    key: str | None = None,
+) -> Link:
+    """Find the host of ``code`` (see :func:`discover_all`); returns its :class:`Link`.
+
+    With ``key``: the first answer claiming it. Without: the one table that answered, or
+    :class:`SeveralTables` (with every answer) when tables with different keys answered.
+    """
+    found = discover_all(code, targets, timeout=timeout, tries=tries, bind=bind, key=key)
+    if len({a.key for a in found}) > 1:
+        raise SeveralTables(found)
+    return found[0].link
+
+
+def _answer(data: bytes, addr: tuple[str, int], code: str, nonce: int) -> Answer | None:
     msg = _decode(data)
     if msg is None or msg.get("t") != "here" or msg.get("n") != nonce:
         return None
@@ -272,7 +366,21 @@ def _answer(data: bytes, addr: tuple[str, int], code: str, nonce: int) -> Link |
     port = msg.get("port")
     if type(port) is not int or not 1 <= port <= 65535:
         return None
-    return Link(addr[0], port, code)
+    key = msg.get("key")
+    key = key if is_fingerprint(key) else None
+
+    def num(k: str) -> int | None:
+        v = msg.get(k)
+        return v if type(v) is int and 0 <= v <= 64 else None
+
+    def text(k: str) -> str:
+        v = msg.get(k)
+        return v[:40] if type(v) is str and v.isprintable() else ""
+
+    v = msg.get("v")
+    return Answer(Link(addr[0], port, code, key), name=text("name"), seats=num("seats"),
+                  people=num("people"), phase=text("phase"),
+                  version=v if type(v) is int else None)
 
 
 async def adiscover(code: str, targets: Iterable[tuple[str, int]] | None = None,
@@ -280,3 +388,10 @@ async def adiscover(code: str, targets: Iterable[tuple[str, int]] | None = None,
     """:func:`discover` without blocking the event loop."""
     tlist = list(targets) if targets is not None else None
     return await asyncio.to_thread(discover, code, tlist, **kw)
+
+
+async def adiscover_all(code: str, targets: Iterable[tuple[str, int]] | None = None,
+                        **kw: Any) -> list[Answer]:
+    """:func:`discover_all` without blocking the event loop."""
+    tlist = list(targets) if targets is not None else None
+    return await asyncio.to_thread(discover_all, code, tlist, **kw)

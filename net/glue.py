@@ -7,6 +7,14 @@ outbox (``drain(seat)``: ``start``, ``play``, ``table``, ``reset``) and its ``sn
 wire one to one: the same dict, with ``t`` for ``type`` (:func:`game.table.messages.to_wire`).
 Nothing is translated, merged or dropped. The table already filters what each seat may know;
 the glue only ever asks it for the connection's own seat.
+
+When the host takes a seat from a person (``hand_to_cpu`` on someone else's seat, ``remove``),
+that person's token stops working. The glue notes it: :meth:`TableGlue.take_ended` gives the
+host each such ``(token, reason)`` to end with a ``bye`` (``reason`` is ``"removed"`` or
+``"handed"``), and until then the seat's outbox is not fed to the old connection (``collect``
+skips it), so nobody watches a CPU's hand through a stale connection. A token the host
+removed joins again as a watcher (no seat); a token the host handed to a CPU (or removed and
+then allowed back) takes its seat back on joining.
 """
 
 from __future__ import annotations
@@ -29,6 +37,18 @@ class TableGlue:
         self.table = table
         self.code = ""
         self.link = ""
+        self._ended: dict[str, str] = {}  # token -> why: the host must say bye and close it
+        self._gone: set[int] = set()  # seats taken from a connected person: not fed until
+        #                               someone subscribes them again (snapshot)
+        self._watchers: set[str] = set()  # removed people's tokens that joined to watch
+
+    def take_ended(self) -> list[tuple[str, str]]:
+        """The tokens whose connections the host must end now, each with the ``bye`` reason
+        (``"removed"``: the host removed the person; ``"handed"``: the host gave the seat to a
+        CPU). Each is given once."""
+        out = list(self._ended.items())
+        self._ended.clear()
+        return out
 
     # --- identity ----------------------------------------------------------------------------
 
@@ -49,6 +69,20 @@ class TableGlue:
         if token == self.table.host_token:
             return self.table.host_seat
         return self.table.seat_of(token)
+
+    def secrets(self) -> list[str]:
+        """Every token :meth:`join` accepts: the admin's, each person seat's, and each token
+        the host took a seat from (it comes back to the seat, or watches). A host that checks
+        proofs of a secret instead of the token itself checks them against these."""
+        t = self.table
+        out = [t.host_token]
+        for i in range(t.seat_count):
+            if t.seat_info(i)["kind"] == "person":
+                out.append(t.token(i))
+            former = t.former_token(i)
+            if former is not None:
+                out.append(former)
+        return out
 
     def summary(self, token: str) -> dict[str, Any]:
         t = self.table
@@ -74,6 +108,16 @@ class TableGlue:
         if token == t.host_token:
             return token
         seat = t.seat_of(token)
+        if seat is None:
+            former = t.former_seat(token)
+            if former is not None:
+                if t.seat_info(former).get("removed") or t.phase == "over":
+                    self._watchers.add(token)  # removed by the host (or all over): they watch
+                    return token
+                self._check(t.come_back(token))  # the host handed it, or let them back
+                self._watchers.discard(token)
+                self._gone.discard(former)
+                return token
         if seat is None or t.seat_info(seat)["kind"] != "person":
             raise Refusal("bad_token", "this table has no seat for that token (a different "
                                        "table, or the seat was handed to a CPU)")
@@ -82,7 +126,16 @@ class TableGlue:
     def connected(self, token: str, up: bool) -> None:
         t = self.table
         seat = self.seat_of(token)
-        if seat is None or (token == t.host_token and t.host_seat is None):
+        if seat is None:
+            # the admin (host token, no seat) or a watcher: a seatless connection reads the
+            # spectators' outbox (None). The host says "down" only when no other connection
+            # of that seat is left, so the box goes with it: a later admin or watcher gets
+            # its snapshot first, never the frames queued while nobody read them. (Any other
+            # seatless token is the stale connection of a seat the host took: it read that
+            # seat's box, not this one, which must stay.)
+            if not up and (token == t.host_token or token in self._watchers):
+                self._watchers.discard(token)
+                t.unsubscribe(None)
             return
         if up:
             t.connect(token)  # not_allowed for a local seat: it is always connected
@@ -100,6 +153,14 @@ class TableGlue:
     def intent(self, token: str, msg: dict[str, Any]) -> str | None:
         """Apply one intent. Returns a new token if the connection's token changed (sit)."""
         t, kind = self.table, msg["t"]
+        if token != t.host_token and t.seat_of(token) is None:
+            former = t.former_seat(token)
+            if former is not None:  # the host took this seat (a watcher, or a stale connection)
+                if t.seat_info(former).get("removed"):
+                    raise Refusal("removed", "the host removed you from the table: you may "
+                                             "watch, and play again if the host lets you back")
+                raise Refusal("handed", f"the host handed your seat to a CPU: join again "
+                                        f"to take seat {former} back")
         if kind == "play":
             self._check(t.submit(token, msg["play"], msg["state_no"]))
         elif kind == "ready":
@@ -113,7 +174,18 @@ class TableGlue:
         elif kind == "set_cpu":
             self._check(t.set_cpu(token, msg["seat"], msg["level"]))
         elif kind == "hand_to_cpu":
-            self._check(t.hand_to_cpu(token, msg["seat"], msg["level"]))
+            self._take(token, msg["seat"], "handed",
+                       lambda: t.hand_to_cpu(token, msg["seat"], msg["level"]))
+        elif kind == "remove":
+            self._take(token, msg["seat"], "removed", lambda: t.remove(token, msg["seat"]))
+        elif kind == "allow":
+            self._check(t.allow(token, msg["seat"]))
+        elif kind == "turn_clock":
+            self._check(t.set_turn_clock(token, msg["seconds"]))
+        elif kind == "pause_limit":
+            self._check(t.set_pause_limit(token, msg["seconds"]))
+        elif kind == "end_pause":
+            self._check(t.end_pause(token))
         elif kind == "start":
             self._check(t.start(token))
         elif kind == "leave":
@@ -129,6 +201,16 @@ class TableGlue:
         else:
             raise Refusal("bad_request", f"{kind!r} is not an intent")
         return None
+
+    def _take(self, token: str, seat: int, why: str, act: Any) -> None:
+        """The host (or the person) gives ``seat`` to a CPU; a person it was taken from is
+        noted for the host to end (:meth:`take_ended`)."""
+        t = self.table
+        old = t.token(seat) if isinstance(seat, int) and 0 <= seat < t.seat_count else None
+        self._check(act())
+        if old is not None and old != token and t.seat_of(old) is None:
+            self._ended[old] = why
+            self._gone.add(seat)
 
     def _sit(self, token: str, seat: int) -> str:
         t = self.table
@@ -159,6 +241,8 @@ class TableGlue:
     def snapshot(self, token: str) -> dict[str, Any]:
         """The wire ``snapshot`` for the connection of ``token`` (it subscribes its seat)."""
         seat = self.seat_of(token)
+        if seat is not None:
+            self._gone.discard(seat)  # its own person subscribes it again
         snap = self.table.snapshot(seat)
         self.table.drain(seat)  # the snapshot covers everything queued so far
         return to_wire(snap)
@@ -167,6 +251,9 @@ class TableGlue:
         """The wire form of each of ``seats``' table messages since the last call."""
         out: dict[int | None, list[dict[str, Any]]] = {}
         for seat in seats:
+            if seat in self._gone:  # a stale connection of a seat the host took away
+                self.table.unsubscribe(seat)
+                continue
             msgs = [to_wire(m) for m in self.table.drain(seat)]
             if msgs:
                 out[seat] = msgs

@@ -19,7 +19,10 @@ Two ways to run it:
       me = Client(ht.local_link, name, token=ht.host_token).start()
 
 The table-facing calls are gathered in :class:`TableGlue` (one adapter over ``game.table``), so
-the network code does not depend on the table's inner workings.
+the network code does not depend on the table's inner workings. The limits and the admission of
+handshaking sockets are in :mod:`net.limits`, the handshake's cryptography in :mod:`net.secure`.
+This file is a little over 600 lines because a connection's whole life (admission, handshake,
+serving, output, deadlines) reads best in one place, beside the thread wrapper that runs it.
 """
 
 from __future__ import annotations
@@ -27,64 +30,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
 import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from net import protocol as P
+from net import secure
 from net.codes import DEFAULT_PORT, DISCOVERY_PORT, Link, make_link, new_code, normalize_code
 from net.discovery import DiscoveryResponder, lan_address
 from net.glue import Refusal, TableGlue
+from net.limits import Conn, Gate, Limits, TokenBucket
+
+__all__ = ["Conn", "Host", "HostThread", "Limits", "TokenBucket"]
 
 log = logging.getLogger("net.host")
-
-
-@dataclass
-class Limits:
-    hello_timeout: float = 5.0
-    idle_timeout: float = 20.0
-    rate: float = 40.0  # messages per second
-    burst: float = 80.0
-    flood_debt: float = 200.0  # close when this far over the bucket
-    max_bad: int = 20  # bad bodies tolerated per connection
-    max_buffer: int = 4 * 1024 * 1024  # unsent bytes before a slow reader is cut
-    max_connections: int = 64  # open connections (joined or not) before new ones are turned away
-
-
-class TokenBucket:
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.level = burst
-        self.t = time.monotonic()
-
-    def take(self) -> float:
-        """Spend one token; return the level after (negative: over the limit)."""
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
-        self.t = now
-        self.level -= 1
-        return self.level
-
-    def refund(self) -> None:
-        self.level += 1
-
-
-@dataclass(eq=False)
-class Conn:
-    writer: asyncio.StreamWriter
-    peer: str
-    bucket: TokenBucket
-    token: str | None = None
-    seat: int | None = None
-    name: str = ""
-    bad: int = 0
-    closed: bool = False
-    sent_bytes: int = 0
-    sent_frames: int = 0
-    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
 
 
 class Host:
@@ -102,8 +65,19 @@ class Host:
         tick_interval: float = 0.02,
         limits: Limits | None = None,
         on_change: Callable[[], None] | None = None,
+        key_file: str | os.PathLike[str] | None = None,
     ) -> None:
         self.glue = table if isinstance(table, TableGlue) else TableGlue(table)
+        if key_file is None:
+            save = getattr(self.glue.table, "save_path", None)
+            key_file = secure.key_path_for(save) if save is not None else None
+        self.key_file = key_file
+        try:
+            self.key = secure.load_or_create(key_file)
+        except OSError as e:  # cannot write it (disk full...): this run's key only
+            log.warning("cannot keep the table key in %s (%s): a key for this run only",
+                        key_file, e)
+            self.key = secure.KeyPair()
         self.bind = bind
         self.requested_port = port
         self.code = normalize_code(code) if code else new_code()
@@ -114,12 +88,14 @@ class Host:
         self.on_change = on_change
         self.conns: set[Conn] = set()
         self.by_token: dict[str, Conn] = {}
+        self.gate = Gate(self.limits)  # the connections still in their handshake
         self.server: asyncio.Server | None = None
         self.responder: DiscoveryResponder | None = None
         self.discovery_error: str | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._closing = False
-        self.stats = {"accepted": 0, "refused": 0, "errors": 0, "frames_in": 0}
+        self.stats = {"accepted": 0, "refused": 0, "errors": 0, "frames_in": 0, "evicted": 0,
+                      "stalled": 0, "slow_cut": 0, "hello_busy": 0, "key_exchanges": 0}
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -137,22 +113,37 @@ class Host:
         return self.bind
 
     @property
+    def fingerprint(self) -> str:
+        """The table key's fingerprint: in the link and in every code look-up's answer."""
+        return self.key.fingerprint
+
+    @property
     def link(self) -> Link:
-        return Link(self.address, self.port, self.code)
+        return Link(self.address, self.port, self.code, self.fingerprint)
+
+    def lookup_info(self) -> dict[str, Any]:
+        """What a code look-up's answer tells about this table (besides its key and port)."""
+        t = self.glue.table
+        seats = [t.seat_info(i) for i in range(t.seat_count)]
+        return {"name": self.glue.table_name(), "seats": len(seats),
+                "people": sum(s["kind"] == "person" for s in seats),
+                "phase": str(getattr(t, "phase", ""))}
 
     async def start(self) -> None:
-        self.server = await asyncio.start_server(self._accept, self.bind, self.requested_port)
+        self.server = await asyncio.start_server(self._accept, self.bind, self.requested_port,
+                                                 backlog=512)
         if self.discovery_bind is not None:
             try:
                 self.responder = await DiscoveryResponder.start(
                     self.code, self.port, bind=self.discovery_bind, host=self.address,
-                    name=self.glue.table_name())
+                    name=self.glue.table_name(), key=self.fingerprint, info=self.lookup_info)
             except OSError as e:
                 self.discovery_error = (
                     f"LAN discovery is off (UDP {self.discovery_bind[1]}: {e.strerror or e}); "
                     f"join by link or address instead")
                 log.warning(self.discovery_error)
-        self.glue.set_link(make_link(self.address, self.port, self.code), self.code)
+        self.glue.set_link(make_link(self.address, self.port, self.code, self.fingerprint),
+                           self.code)
         self._ticker = asyncio.create_task(self._tick_loop())
 
     async def serve_forever(self) -> None:
@@ -199,6 +190,27 @@ class Host:
                 self._flush()
             except Exception:  # the table must not take the server down
                 log.exception("table tick failed")
+            self._check_writes()
+
+    def _check_writes(self) -> None:
+        """The write deadline: output that has not drained for ``write_timeout`` is cut."""
+        now = time.monotonic()
+        for c in list(self.conns):
+            if c.closed:
+                continue
+            if c.writer.transport.get_write_buffer_size() == 0:
+                c.stuck_since = None
+            elif c.stuck_since is None:
+                c.stuck_since = now
+            elif now - c.stuck_since > self.limits.write_timeout:
+                self._cut(c, f"output not drained for {self.limits.write_timeout:g} s")
+
+    def _cut(self, c: Conn, why: str) -> None:
+        """Drop a reader that does not keep up; it rejoins and gets a fresh snapshot."""
+        log.warning("cutting slow reader %s: %s", c.peer, why)
+        self.stats["slow_cut"] += 1
+        c.writer.transport.abort()
+        c.closed = True
 
     # --- output ------------------------------------------------------------------------------
 
@@ -215,9 +227,7 @@ class Host:
         c.sent_bytes += len(data)
         c.sent_frames += 1
         if tr.get_write_buffer_size() > self.limits.max_buffer:
-            log.warning("cutting slow reader %s", c.peer)
-            tr.abort()
-            c.closed = True
+            self._cut(c, f"more than {self.limits.max_buffer} bytes unsent")
 
     def _flush(self) -> None:
         """Send every connection what the table produced for its seat since the last flush."""
@@ -248,6 +258,7 @@ class Host:
 
     async def _fatal(self, c: Conn, code: str, message: str) -> None:
         self.stats["errors"] += 1
+        self._unpend(c)  # finished: it no longer holds a handshake slot
         self._send(c, {"t": "error", "code": code, "message": message})
         with contextlib.suppress(Exception):
             await asyncio.wait_for(c.writer.drain(), 1)
@@ -269,15 +280,31 @@ class Host:
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with contextlib.suppress(OSError):  # bound the kernel's queue: the buffer check sees
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
+        addr = str(peer[0]) if peer else "?"
         c = Conn(writer, f"{peer[0]}:{peer[1]}" if peer else "?",
-                 TokenBucket(self.limits.rate, self.limits.burst))
-        if len(self.conns) >= self.limits.max_connections:
+                 TokenBucket(self.limits.rate, self.limits.burst), addr=addr)
+        if sum(o.joined for o in self.conns) >= self.limits.max_connections:
             await self._fatal(c, "busy", f"the host has too many connections "
                                          f"({self.limits.max_connections}); try again later")
             return
+        victim = self.gate.make_room(addr)
+        if victim is not None:
+            self._evict(victim)
         self.conns.add(c)
+        self.gate.enter(c)
         try:
-            if await self._handshake(c, reader):
+            try:
+                ok = await asyncio.wait_for(self._handshake(c, reader), self.limits.hello_timeout)
+            except TimeoutError:
+                ok = False
+                if not c.closed:
+                    await self._fatal(c, "hello_timeout", f"no hello within "
+                                                          f"{self.limits.hello_timeout:g} s")
+            finally:
+                self._unpend(c)
+            if ok:
                 await self._serve(c, reader)
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
             pass
@@ -293,15 +320,27 @@ class Host:
                 if not self._closing:
                     if not any(o.seat == c.seat for o in self.by_token.values()):
                         self.glue.connected(c.token, False)
+                        if c.seat is None:  # an admin or watcher: nobody left on seat None
+                            self.glue.table.unsubscribe(None)
                     self._flush()
+
+    def _unpend(self, c: Conn) -> None:
+        self.gate.leave(c)
+
+    def _evict(self, c: Conn) -> None:
+        self.stats["evicted"] += 1
+        self._unpend(c)
+        if c.closed:
+            return
+        self._send(c, {"t": "error", "code": "busy",
+                       "message": "too many connections from your address are still saying "
+                                  "hello; this, the oldest, makes way"})
+        self._close(c)
 
     async def _handshake(self, c: Conn, reader: asyncio.StreamReader) -> bool:
         try:
-            first = await asyncio.wait_for(P.read_frame(reader), self.limits.hello_timeout)
-        except TimeoutError:
-            await self._fatal(c, "hello_timeout",
-                              f"no hello within {self.limits.hello_timeout:g} s")
-            return False
+            first = await P.read_frame(reader)
+            c.spoke = True
         except P.ProtocolError as e:
             await self._fatal(c, e.code if e.code in ("too_large", "empty") else "bad_message",
                               e.reason)
@@ -314,10 +353,13 @@ class Host:
             await self._fatal(c, "bad_message", "hello needs the protocol version 'v'")
             return False
         if v != P.VERSION or type(v) is not int:
+            older = type(v) is int and v < P.VERSION
             await self._fatal(
                 c, "version",
                 f"this host speaks protocol version {P.VERSION}, your program speaks version "
-                f"{v!r}: both machines need the same version of Tee Table")
+                f"{v!r}: both machines need the same version of Tee Table"
+                + (" (update Tee Table on your machine)" if older else
+                   " (update Tee Table on the host's machine)"))
             return False
         try:
             hello = P.validate_client(first)
@@ -334,8 +376,46 @@ class Host:
                 await self._fatal(c, "wrong_code",
                                   f"this host's table code is not {code!r}: check the code")
                 return False
+        if hello.get("token") is not None:
+            await self._fatal(c, "bad_message", "a seat's secret never travels in version 2: "
+                                                "answer the challenge with a proof instead")
+            return False
+        if "dh" not in hello:
+            await self._fatal(c, "bad_message", "hello needs the field 'dh' (version 2)")
+            return False
+        if not self.gate.may_handshake(c.addr):
+            self.stats["hello_busy"] += 1
+            await self._fatal(c, "busy", "too many joins from your address just now; "
+                                         "trying again in a moment")
+            return False
         try:
-            token = self.glue.join(hello["name"], hello.get("token"))
+            self.stats["key_exchanges"] += 1
+            shared = self.key.shared(hello["dh"])
+        except secure.HandshakeError as e:
+            await self._fatal(c, "bad_message", f"hello field 'dh': {e}")
+            return False
+        nonce = secrets.token_bytes(secure.NONCE_BYTES)
+        c.key = secure.session_key(shared, self.key.public, hello["dh"], nonce)
+        self._send(c, {"t": "challenge", "v": P.VERSION, "key": self.key.public,
+                       "nonce": nonce, "mac": secure.host_proof(c.key)})
+        try:
+            answer = P.validate_client(await P.read_frame(reader))
+        except P.ProtocolError as e:
+            await self._fatal(c, "bad_message", e.reason)
+            return False
+        if answer["t"] != "proof":
+            await self._fatal(c, "hello_first", "after the challenge comes the proof")
+            return False
+        secret: str | None = None
+        if answer["proof"] is not None:
+            secret = secure.find_secret(answer["proof"], c.key, self._secrets())
+            if secret is None:
+                await self._fatal(c, "bad_token", "this table has no seat for that proof (a "
+                                                  "different table, or the seat was handed "
+                                                  "to a CPU)")
+                return False
+        try:
+            token = self.glue.join(hello["name"], secret)
         except Refusal as r:
             await self._fatal(c, r.code, r.message)
             return False
@@ -345,33 +425,54 @@ class Host:
             self._close(old)
         c.token, c.name = token, hello["name"]
         c.seat = self.glue.seat_of(token)
+        # Others first: what happened before this connection came in. The new connection is
+        # not registered yet, so nothing queued for its seat before now (an admin's seat-None
+        # outbox, say) reaches it: its snapshot below covers all that (and drains it).
+        self._flush()
         self.by_token[token] = c
+        c.joined = True
         self.stats["accepted"] += 1
-        self._flush()  # others first: what happened before this connection came in
         self.glue.connected(token, True)
-        self._send(c, {"t": "welcome", "v": P.VERSION, "token": token, "seat": c.seat,
-                       "table": self.glue.summary(token)})
-        self._send(c, self.glue.snapshot(token))
+        self._welcome(c)
         self._flush()
         return True
+
+    def _secrets(self) -> list[str]:
+        """Every secret a proof may be made with: the admin's, each person seat's, and each
+        token the host took a seat from (it comes back to the seat, or watches)."""
+        return self.glue.secrets()
+
+    def _end_taken(self) -> None:
+        """Close the connections whose seat the host removed or handed to a CPU, each with a
+        ``bye`` saying why (the transport sends what is queued before it closes)."""
+        for token, reason in self.glue.take_ended():
+            gone = self.by_token.pop(token, None)
+            if gone is not None:
+                self._send(gone, {"t": "bye", "reason": reason})
+                self._close(gone)
+
+    def _welcome(self, c: Conn) -> None:
+        """``welcome`` (the seat's secret sealed under the session key) and a snapshot."""
+        assert c.token is not None
+        self._send(c, {"t": "welcome", "v": P.VERSION, "token": secure.seal(c.token, c.key),
+                       "seat": c.seat, "table": self.glue.summary(c.token)})
+        self._send(c, self.glue.snapshot(c.token))
 
     async def _serve(self, c: Conn, reader: asyncio.StreamReader) -> None:
         assert c.token is not None
         while not c.closed:
             try:
-                head = await asyncio.wait_for(reader.readexactly(P.HEADER.size),
-                                              self.limits.idle_timeout)
+                body = await P.read_body(reader, self.limits.idle_timeout,
+                                         self.limits.frame_timeout)
             except TimeoutError:
                 await self._fatal(c, "idle",
                                   f"nothing received for {self.limits.idle_timeout:g} s")
                 return
-            (n,) = P.HEADER.unpack(head)
-            try:
-                P.check_length(n)
             except P.ProtocolError as e:
+                if e.code == "stalled":
+                    self.stats["stalled"] += 1
                 await self._fatal(c, e.code, e.reason)
                 return
-            body = await reader.readexactly(n)
             self.stats["frames_in"] += 1
             level = c.bucket.take()
             if level < 0:
@@ -420,10 +521,9 @@ class Host:
                 self._close(old)
             self.by_token[new_token] = c
             self._flush()
-            self._send(c, {"t": "welcome", "v": P.VERSION, "token": new_token, "seat": c.seat,
-                           "table": self.glue.summary(new_token)})
-            self._send(c, self.glue.snapshot(new_token))
+            self._welcome(c)
         self._flush()
+        self._end_taken()
         if self.glue.seat_of(c.token) is None and c.token != self.glue.table.host_token:
             # left, or handed its own seat to a CPU: this token is finished
             self._send(c, {"t": "bye", "reason": "left"})
@@ -506,7 +606,12 @@ class HostThread:
         assert self.host is not None
         bind = self.host.bind
         h = "127.0.0.1" if bind in ("0.0.0.0", "") else ("::1" if bind == "::" else bind)
-        return Link(h, self.port, self.code)
+        return Link(h, self.port, self.code, self.host.fingerprint)
+
+    @property
+    def fingerprint(self) -> str:
+        assert self.host is not None
+        return self.host.fingerprint
 
     @property
     def host_token(self) -> str:

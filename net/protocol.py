@@ -22,6 +22,7 @@ import msgpack
 
 from game.table import messages as M
 
+#: 2: the table's messages one to one, and the key handshake (challenge, proof, sealed secrets)
 VERSION = 2
 MAX_FRAME = 256 * 1024
 HEADER = struct.Struct(">I")
@@ -116,6 +117,23 @@ NUMBER = _typed(int, float, name="a number")
 INT = _int(-MAX_INT, MAX_INT)
 
 
+def _bin(n: int) -> Any:
+    def check(v: Any) -> str | None:
+        if type(v) is not bytes:
+            return f"must be {n} bytes (bin), not {type(v).__name__}"
+        if len(v) != n:
+            return f"must be {n} bytes, not {len(v)}"
+        return None
+
+    check.kind = f"bin {n}"  # type: ignore[attr-defined]
+    return check
+
+
+PUBLIC = _bin(256)  # a Diffie-Hellman public value (net.secure)
+NONCE = _bin(32)
+MAC = _bin(32)
+
+
 def ANY(v: Any) -> str | None:
     return None
 
@@ -127,9 +145,11 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "hello": {
         "v": (_int(0, MAX_INT), True),
         "name": (NAME, True),
-        "token": (_opt(TOKEN), False),
+        "token": (_opt(TOKEN), False),  # version 1 only: a version 2 host refuses it
         "code": (_opt(CODE), False),
+        "dh": (PUBLIC, False),  # the client's one-use public value (required by the host)
     },
+    "proof": {"proof": (_opt(MAC), True)},  # HMAC of the session with the seat's secret
     "sit": {"seat": (SEAT, True)},
     "ready": {"ready": (BOOL, False)},
     "play": {"play": (TEXT, True), "state_no": (STATE_NO, True)},
@@ -140,6 +160,14 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "start": {},
     "leave": {},
     "ping": {"n": (NONNEG, False)},
+    # the host's table controls (docs/table.md): hand any seat to a CPU (above), remove a
+    # person and let them back, the turn clock and the pause limit (seconds, nil: off),
+    # end a pause now
+    "remove": {"seat": (SEAT, True)},
+    "allow": {"seat": (SEAT, True)},
+    "turn_clock": {"seconds": (_opt(NUMBER), True)},
+    "pause_limit": {"seconds": (_opt(NUMBER), True)},
+    "end_pause": {},
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -261,6 +289,17 @@ HOST_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
 }
 
 
+# The host's side of the handshake (before welcome): see net/secure.py, docs/protocol.md §2.
+HANDSHAKE_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
+    "challenge": {
+        "v": (_int(0, MAX_INT), True),
+        "key": (PUBLIC, True),  # the table key's public value
+        "nonce": (NONCE, True),
+        "mac": (MAC, True),  # proves the host holds the table key
+    },
+}
+
+
 def validate(msg: Any, schema: Mapping[str, Mapping[str, tuple[Any, bool]]]) -> Message:
     """Check one decoded message against ``schema``; return it, or raise ProtocolError."""
     if type(msg) is not dict:
@@ -297,6 +336,13 @@ def validate_client(msg: Any) -> Message:
 
 def validate_host(msg: Any) -> Message:
     return validate(msg, HOST_MESSAGES)
+
+
+def validate_handshake(msg: Any) -> Message:
+    """A frame the host sends before ``welcome``: a ``challenge``, or an ``error``."""
+    if type(msg) is dict and msg.get("t") == "error":
+        return validate(msg, HOST_MESSAGES)
+    return validate(msg, HANDSHAKE_MESSAGES)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -355,6 +401,26 @@ async def read_frame(reader: asyncio.StreamReader) -> Any:
     check_length(n)
     body = await reader.readexactly(n)
     return unpack_body(body)
+
+
+async def read_body(reader: asyncio.StreamReader, wait: float, finish: float) -> bytes:
+    """One frame's body under two deadlines: its first byte within ``wait`` seconds (else
+    ``TimeoutError``: the peer is idle), and the whole frame within ``finish`` seconds of that
+    first byte (else ``ProtocolError`` ``stalled``: a peer that stops mid-frame, or trickles,
+    is found out in ``finish`` seconds however slowly it sends). A bad length raises
+    ``ProtocolError`` at once; EOF raises ``IncompleteReadError`` as usual."""
+    first = await asyncio.wait_for(reader.readexactly(1), wait)
+
+    async def rest() -> bytes:
+        (n,) = HEADER.unpack(first + await reader.readexactly(HEADER.size - 1))
+        check_length(n)
+        return await reader.readexactly(n)
+
+    try:
+        return await asyncio.wait_for(rest(), finish)
+    except TimeoutError:
+        raise ProtocolError("stalled", f"a frame was not finished within {finish:g} s "
+                                       f"of its first byte") from None
 
 
 # Blocking helpers (tests, tools).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import socket
 import threading
@@ -14,6 +15,7 @@ from typing import Any
 from game.cpu_worker import SyncCpu
 from game.table import SeatSpec, Table
 from net import protocol as P
+from net import secure
 from net.client import CONNECTED, Client
 from net.codes import Link
 from net.host import HostThread
@@ -32,8 +34,12 @@ def make_table(game: str = "layout", config: dict[str, Any] | None = None, *, se
             {"rules": "classic", "seats": seats}
     specs = [SeatSpec("person", "Hostess")] + [SeatSpec("cpu", level="easy")
                                                 for _ in range(seats - 1)]
+    # no turn clock, no pause limit: on a clock 50x fast they would be under a second of real
+    # time, and a loaded machine would see stand-ins play for the bots (tests/test_table_clock.py
+    # tests the clocks on a fake clock)
     return Table.create(game, config, seed, specs, clock=fast_clock(scale), speed=speed,
-                        save_path=save, host_seat=0, cpu=SyncCpu(), fsync=False)
+                        save_path=save, host_seat=0, cpu=SyncCpu(), fsync=False,
+                        turn_clock=None, pause_limit=None)
 
 
 class Bot:
@@ -168,32 +174,76 @@ class _Status:
 
 
 class RawConn:
-    """A hand-made connection (no net.client): speaks frames over a plain socket."""
+    """A hand-made connection (no net.client): speaks frames over a plain socket.
 
-    def __init__(self, port: int, name: str, code: str | None, token: str | None = None) -> None:
+    ``welcomed`` once the host's welcome came; ``token`` is then the seat's secret.
+    ``stop_reading()`` makes it a slow reader (nothing more is read from the socket)."""
+
+    def __init__(self, port: int, name: str, code: str | None, token: str | None = None,
+                 rcvbuf: int | None = None) -> None:
         self.name = name
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf is not None:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(10)
+        self.sock.connect(("127.0.0.1", port))
         self.lock = threading.Lock()
         self.q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self.alive = True
+        self.welcomed = False
+        self.token = secure.split_credential(token)[1] if token else None
         self.raw_bytes = bytearray()
-        self.send({"t": "hello", "v": P.VERSION, "name": name, "token": token, "code": code})
+        self._reading = threading.Event()
+        self._reading.set()
+        self.key = b""
+        self.host_key: str | None = None
+        self.handshake: list[dict[str, Any]] = []  # the host's challenge (or error)
+        mine = secure.KeyPair()
+        self.send({"t": "hello", "v": P.VERSION, "name": name, "code": code, "dh": mine.public})
+        try:
+            ch = P.recv_msg(self.sock)
+        except (OSError, P.ProtocolError):
+            ch = {"t": "error", "code": "closed", "message": "closed during the handshake"}
+        self.handshake.append(ch)
+        if ch.get("t") == "challenge":
+            self.host_key = secure.fingerprint(ch["key"])
+            self.key = secure.session_key(mine.shared(ch["key"]), ch["key"], mine.public,
+                                          ch["nonce"])
+            assert ch["mac"] == secure.host_proof(self.key)
+            proof = secure.seat_proof(self.token, self.key) if self.token else None
+            with contextlib.suppress(OSError):
+                self.send({"t": "proof", "proof": proof})
+        else:
+            self.raw_bytes += P.pack(ch)
+            self.q.put(ch)
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
     def _read(self) -> None:
         dec = P.FrameDecoder()
+        self.sock.settimeout(None)
         try:
             while True:
+                self._reading.wait()
                 data = self.sock.recv(65536)
                 if not data:
                     break
                 self.raw_bytes += data
                 for m in dec.feed(data):
+                    if m.get("t") == "welcome":
+                        self.token = secure.unseal(m["token"], self.key)
+                        self.welcomed = True
                     self.q.put(m)
         except OSError:
             pass
         self.alive = False
+
+    def stop_reading(self) -> None:
+        self._reading.clear()
+
+    def frames(self) -> list[dict[str, Any]]:
+        """Every frame received so far (from the raw bytes; ``poll`` is not affected)."""
+        return list(P.FrameDecoder().feed(bytes(self.raw_bytes)))
 
     @property
     def status(self) -> _Status:
@@ -222,4 +272,7 @@ class RawConn:
         return self.send({"t": "play", "play": token, "state_no": state_no, "ref": ref or 0})
 
     def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
         self.sock.close()
+        self._reading.set()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
 
 import msgpack
@@ -80,11 +81,20 @@ def test_the_first_leader_is_chosen_by_the_seed_or_the_host() -> None:
 
 def test_play_tokens() -> None:
     st = RULES.new_game({"seats": 2}, 3)
-    assert RULES.parse_play(st, " s ") == "S" and isinstance(RULES.parse_play(st, "s"), Play)
-    assert RULES.parse_play(st, "w3") == Play("W3") == "W3"
-    assert RULES.parse_play(st, "J10") == "W10"
+    assert RULES.parse_play(st, " s ") == Play("S") and isinstance(RULES.parse_play(st, "s"), Play)
+    assert RULES.parse_play(st, "w3") == Play("W", 3) and str(Play("W", 3)) == "W3"
+    assert RULES.parse_play(st, "J10") == Play("W", 10) and RULES.parse_play(st, "J10").place == 10
     assert hash(Play("D")) == hash("D") and str(Play("D")) == "D"
-    assert Play("W7").place == 7 and Play("S").place is None and Play("D").kind == "D"
+    assert Play("W", 7).place == 7 and Play("S").place is None and Play("D").kind == "D"
+    # a play is never its token (python-chess's Move): compare str(play) or parse the token
+    assert Play("S") != "S" and "S" != Play("S") and not isinstance(Play("S"), str)  # noqa: SIM300
+    assert Play("W", 3) != "W3" and "W3" not in RULES.legal_plays(st)
+    assert Play("S") in RULES.legal_plays(st) and "S" in RULES.legal_tokens(st)
+    assert RULES.parse_play(st, Play("D")) == Play("D")  # a play is taken as it is
+    assert pickle.loads(pickle.dumps(Play("W", 4))) == Play("W", 4)
+    for kind, place in (("S", 1), ("W", 0), ("W", 11), ("W", None), ("X", None)):
+        with pytest.raises(NotationError):
+            Play(kind, place)
     for bad, match in (("X", "not a layout play"), ("W0", "numbered 1 to 10"),
                        ("W11", "numbered 1 to 10"), ("K3", "Jacks are wild"), ("", "not a"),
                        (3, "token string")):

@@ -11,12 +11,15 @@ from typing import Any
 import pytest
 
 from net import protocol as P
+from net import secure
 from net.client import CONNECTED, DROPPED, FAILED, Client
 from net.codes import Link
 
 
 class FakeHost:
-    """Accepts connections; ``on_hello`` decides the answer. Records everything received."""
+    """Accepts connections and speaks the version 2 handshake with a table key of its own;
+    ``on_hello`` decides the answer to each hello (given with ``token``: the seat secret the
+    client proved it holds, of :attr:`secrets`, or None). Records everything received."""
 
     def __init__(self, on_hello: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
         self.on_hello = on_hello
@@ -24,6 +27,8 @@ class FakeHost:
         self.hellos: list[dict[str, Any]] = []
         self.writers: list[asyncio.StreamWriter] = []
         self.silent = False
+        self.key = secure.KeyPair()
+        self.secrets = ["tok-1", "tok-9"]
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -35,8 +40,18 @@ class FakeHost:
         self.writers.append(writer)
         try:
             hello = await P.read_frame(reader)
+            nonce = b"n" * 32
+            k = secure.session_key(self.key.shared(hello["dh"]), self.key.public, hello["dh"],
+                                   nonce)
+            writer.write(P.pack({"t": "challenge", "v": P.VERSION, "key": self.key.public,
+                                 "nonce": nonce, "mac": secure.host_proof(k)}))
+            proof = (await P.read_frame(reader))["proof"]
+            token = secure.find_secret(proof, k, self.secrets) if proof else None
+            hello = {**hello, "token": token}
             self.hellos.append(hello)
             answer = self.on_hello(hello)
+            if answer["t"] == "welcome":
+                answer = {**answer, "token": secure.seal(answer["token"], k)}
             writer.write(P.pack(answer))
             if answer["t"] == "error":
                 await writer.drain()
@@ -103,8 +118,12 @@ def test_connect_welcome_snapshot_and_intents(fake: FakeHost) -> None:
         assert c.wait_for(lambda m: m["t"] == "snapshot") is not None
         assert c.status.state == CONNECTED
         assert c.token == "tok-1" and c.seat == 2
-        assert fake.hellos[0] == {"t": "hello", "v": P.VERSION, "name": "Ann", "token": None,
-                                  "code": "KQXF"}
+        sent = fake.hellos[0]
+        assert {k: v for k, v in sent.items() if k != "dh"} == {
+            "t": "hello", "v": P.VERSION, "name": "Ann", "token": None, "code": "KQXF"}
+        assert len(sent["dh"]) == 256
+        # The app is given the secret pinned to the key the host proved it holds.
+        assert c.credential == f"{fake.key.fingerprint}:tok-1"
         assert c.play("5H", 7) and c.pause() and c.ready()
         assert wait(lambda: len(fake.received) >= 3)
         assert fake.received[:3] == [{"t": "play", "play": "5H", "state_no": 7},
@@ -157,7 +176,10 @@ def test_fatal_refusals_fail_with_reason(code: str, reason: str) -> None:
     c = Client(f"127.0.0.1:{h.port}", "Ann").start()
     try:
         msg = c.wait_for(lambda m: m["t"] == "_conn" and m["state"] == FAILED)
-        assert msg is not None and msg["reason"] == reason and msg["message"] == f"no: {code}"
+        assert msg is not None and msg["reason"] == reason
+        assert msg["message"].startswith(f"no: {code}")
+        if code == "version":  # whatever the host said, the person is told what to do
+            assert "update Tee Table" in msg["message"]
         assert c.status.state == FAILED and c.status.reason == reason
         time.sleep(0.3)
         assert len(h.hellos) == 1  # no retry after a fatal refusal
@@ -208,12 +230,13 @@ def test_rejoin_turned_away_busy_tries_again() -> None:
     finally:
         c.close()
         h.close()
-    # A newcomer (no token) turned away is told so at once.
+    # A newcomer (no token) turned away tries again for its connect_timeout, then is told.
     h = FakeHost(lambda hello: {"t": "error", "code": "busy", "message": "too many"})
-    c = Client(f"127.0.0.1:{h.port}", "Bo").start()
+    c = Client(f"127.0.0.1:{h.port}", "Bo", connect_timeout=1.0).start()
     try:
         msg = c.wait_for(lambda m: m["t"] == "_conn" and m["state"] == FAILED)
-        assert msg is not None and msg["reason"] == "busy"
+        assert msg is not None and msg["reason"] == "busy" and msg["message"] == "too many"
+        assert len(h.hellos) >= 3  # tried again, with the backoff, before giving up
     finally:
         c.close()
         h.close()

@@ -73,7 +73,7 @@ def test_no_host_at_all_falls_back_with_message() -> None:
 def test_responder_ignores_garbage_then_still_answers(responder: DiscoveryResponder) -> None:
     junk = [
         b"", b"hello", MAGIC, MAGIC + b"\xc1", MAGIC + msgpack.packb([1, 2]),
-        MAGIC + msgpack.packb({"t": "who", "v": VERSION + 1, "code": "KQXF", "n": 1}),
+        MAGIC + msgpack.packb({"t": "who", "v": "2", "code": "KQXF", "n": 1}),
         MAGIC + msgpack.packb({"t": "who", "v": VERSION, "code": 5, "n": 1}),
         MAGIC + msgpack.packb({"t": "who", "v": VERSION, "code": "KQ0F", "n": 1}),
         MAGIC + msgpack.packb({"t": "who", "v": VERSION, "code": "KQXF", "n": "x"}),
@@ -88,6 +88,20 @@ def test_responder_ignores_garbage_then_still_answers(responder: DiscoveryRespon
             s.recvfrom(1000)
     assert responder.answered == 0
     assert discover("KQXF", [("127.0.0.1", responder.port)], bind="127.0.0.1").port == 47999
+
+
+def test_an_older_query_is_answered_so_the_joiner_is_told_to_update(
+        responder: DiscoveryResponder) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        s.sendto(MAGIC + msgpack.packb({"t": "who", "v": 1, "code": "KQXF", "n": 5}),
+                 ("127.0.0.1", responder.port))
+        s.settimeout(2)
+        data, _ = s.recvfrom(1000)
+    got = msgpack.unpackb(data[len(MAGIC):])
+    # a version 1 joiner reads only t, n, code and port: it connects, and the host says update
+    assert (got["t"], got["v"], got["n"], got["code"], got["port"]) == ("here", 2, 5, "KQXF",
+                                                                        47999)
 
 
 def test_ignores_answer_with_wrong_nonce() -> None:
@@ -219,11 +233,13 @@ def test_join_by_code_and_play_across_two_namespaces() -> None:
                 break
             k, _, v = line.strip().partition(": ")
             info[k] = v
-        assert info["link"] == f"teetable://{lan.addr['a']}:47800/{info['code']}"
+        base, key, last = info["link"].rsplit("/", 2)
+        assert base == f"teetable://{lan.addr['a']}:47800" and last == info["code"]
+        assert len(key) == 20  # the table key's fingerprint
         out = lan.run("b", [sys.executable, "-c", JOINER_GAME, info["code"]], cwd=root,
                       timeout=90)
         assert out.returncode == 0, out.stderr[-2000:]
-        assert f"LINK teetable://{lan.addr['a']}:47800/{info['code']}" in out.stdout
+        assert f"LINK {info['link']}" in out.stdout  # the look-up's answer carried the same key
         assert "OUTCOME {'winners'" in out.stdout
         rest, _ = host.communicate(timeout=30)
         assert host.returncode == 0

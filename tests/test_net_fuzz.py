@@ -18,6 +18,7 @@ import pytest
 
 from game.table import Table
 from net import protocol as P
+from net import secure
 from net.host import HostThread, Limits
 from tests.net_bots import Bot, RawConn, host_bot, join, make_table, run_until
 
@@ -44,6 +45,9 @@ def attack(port: int, payload: bytes, half_close: bool = True) -> list[Any]:
         return got
 
 
+DH = secure.KeyPair().public  # an attacker's public value (valid, but it has no seat)
+
+
 def frame(body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + body
 
@@ -68,7 +72,7 @@ def pre_auth_payloads(rng: random.Random, code: str, n: int) -> list[tuple[str, 
             out.append(("not hello", P.pack({"t": rng.choice(["play", "ping", "sit", "start"]),
                                              "n": 1}), {"hello_first"}))
         elif k == 5:
-            v = rng.choice([0, 1, 99, "2", None, 2.0, True])  # version 2 is the good one
+            v = rng.choice([0, 1, 3, 99, "2", None, 2.0, True])  # version 2 is the good one
             out.append(("bad version", frame(msgpack.packb({"t": "hello", "v": v, "name": "Eve"})),
                         {"version"}))
         elif k == 6:
@@ -78,12 +82,19 @@ def pre_auth_payloads(rng: random.Random, code: str, n: int) -> list[tuple[str, 
             out.append(("wrong code", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
                                               "code": wrong}), {"wrong_code"}))
         elif k == 7:
-            tok = rng.randbytes(9).hex()
-            out.append(("bad token", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
-                                             "token": tok, "code": code}), {"bad_token"}))
+            if i % 24 == 7:  # a version 1 hello with a seat token: refused, token never used
+                tok = rng.randbytes(9).hex()
+                out.append(("token in hello", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
+                                                      "token": tok, "code": code,
+                                                      "dh": DH}), {"bad_message"}))
+            else:  # a proof made without the session key (sent before the challenge came)
+                out.append(("bad proof", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
+                                                 "code": code, "dh": DH})
+                            + P.pack({"t": "proof", "proof": rng.randbytes(32)}), {"bad_token"}))
         elif k == 8:
             out.append(("newcomer mid-game", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
-                                                     "code": code}), {"table_full"}))
+                                                     "code": code, "dh": DH})
+                        + P.pack({"t": "proof", "proof": None}), {"table_full"}))
         elif k == 9:
             out.append(("junk value", frame(msgpack.packb(rng.choice(junk_values))),
                         {"hello_first", "bad_message"}))
@@ -100,7 +111,11 @@ def pre_auth_payloads(rng: random.Random, code: str, n: int) -> list[tuple[str, 
 @pytest.fixture
 def fuzz_lan() -> Iterator[tuple[Table, HostThread]]:
     table = make_table("layout", {"seats": 4, "layout_size": 4}, scale=15)
-    limits = Limits(hello_timeout=1.0, rate=5000, burst=10000, max_bad=10**6)
+    # 16 attackers at once from one address: room for all of them (the per-address limits have
+    # their own tests in test_net_hardening.py)
+    limits = Limits(hello_timeout=1.0, rate=5000, burst=10000, max_bad=10**6,
+                    max_pending_per_address=64, max_pending=64, hello_rate=1e6, hello_burst=1e6,
+                    hello_rate_all=1e6)
     ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None, tick_interval=0.005,
                     limits=limits).start()
     yield table, ht
@@ -254,8 +269,9 @@ def test_too_many_bad_bodies_close_the_connection() -> None:
                     limits=Limits(max_bad=20)).start()
     try:
         r = RawConn(ht.port, "Bad", ht.code)
-        for _ in range(30):
-            r.send_raw(frame(b"\xc1"))
+        with contextlib.suppress(OSError):  # the host may have closed it before the 30th
+            for _ in range(30):
+                r.send_raw(frame(b"\xc1"))
         r.thread.join(10)
         got = list(P.FrameDecoder().feed(bytes(r.raw_bytes)))
         refused = [m for m in got if m["t"] == "refused"]
@@ -303,9 +319,8 @@ def test_slow_reader_does_not_stall_others() -> None:
     table = make_table("layout")
     ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None, tick_interval=0.005).start()
     try:
-        lazy = socket.create_connection(("127.0.0.1", ht.port))
-        lazy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        lazy.sendall(P.pack({"t": "hello", "v": P.VERSION, "name": "Lazy", "code": ht.code}))
+        lazy = RawConn(ht.port, "Lazy", ht.code, rcvbuf=4096)
+        lazy.stop_reading()
         hb = host_bot(ht)
         run_until([hb], lambda: sum(s["kind"] == "person" for s in hb.seats) == 2)
         assert hb.c.start_game()
@@ -324,22 +339,26 @@ def test_slow_reader_does_not_stall_others() -> None:
 
 
 def test_too_many_connections_are_turned_away_politely() -> None:
+    """Silent sockets never fill the host (each new one makes the oldest of its address go);
+    only joined connections count toward ``max_connections``, and past it: ``busy``."""
     table = make_table("layout")
     ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None,
-                    limits=Limits(max_connections=5, hello_timeout=5)).start()
+                    limits=Limits(max_connections=2, hello_timeout=5,
+                                  max_pending_per_address=3)).start()
     idle: list[socket.socket] = []
     try:
-        for _ in range(5):  # five silent connections fill the host
+        for _ in range(5):  # five silent connections: the first two are dropped to make room
             idle.append(socket.create_connection(("127.0.0.1", ht.port)))
-        time.sleep(0.2)
-        got = attack(ht.port, P.pack({"t": "hello", "v": P.VERSION, "name": "Late"}))
-        assert got[-1]["t"] == "error" and got[-1]["code"] == "busy"
-        for s in idle:
-            s.close()
-        idle.clear()
-        b = host_bot(ht)  # once they are gone, the host takes connections again
+        time.sleep(0.3)
+        b = host_bot(ht)  # the fourth and fifth make way in turn: the host's player joins
         run_until([b], lambda: b.seat == 0, what="host player joins")
+        g = join(f"127.0.0.1:{ht.port}", "Gus")
+        run_until([b, g], lambda: g.seat is not None, what="guest joins")
+        assert ht.host is not None and ht.host.stats["evicted"] >= 3
+        got = attack(ht.port, P.pack({"t": "hello", "v": P.VERSION, "name": "Late"}))
+        assert got[-1]["t"] == "error" and got[-1]["code"] == "busy"  # two joined: full
         b.c.close()
+        g.c.close()
     finally:
         for s in idle:
             s.close()

@@ -29,7 +29,9 @@ def test_host_killed_and_restarted_from_save(tmp_path: Path) -> None:
                        "--speed", "blitz", "--cpu", "easy", "--port", "0", "--save", str(save),
                        "--autostart", "3", "--seed", "99", *COMMON])
     port, code = info["port"], info["code"]
-    assert info["link"] == f"teetable://127.0.0.1:{port}/{code}"
+    base, key, last = info["link"].rsplit("/", 2)
+    assert base == f"teetable://127.0.0.1:{port}" and last == code
+    assert len(key) == 20  # the table key's fingerprint
     bots: list[Bot] = []
     p2 = None
     try:
@@ -47,6 +49,8 @@ def test_host_killed_and_restarted_from_save(tmp_path: Path) -> None:
 
         p2, info2 = launch(["--resume", str(save), "--port", port, "--code", code, *COMMON])
         assert info2["code"] == code and info2["port"] == port
+        assert info2["link"] == info["link"]  # the same table key: kept beside the save
+        assert (tmp_path / "table.jsonl.hostkey").exists()
         run_until(bots, lambda: all(b.c.status.state == CONNECTED and b.c.connects == 2
                                     and b.snapshots == 2 for b in bots), timeout=30,
                   what="everyone rejoined")

@@ -19,6 +19,7 @@ WHO = st.sampled_from(["host", "seat0", "seat1", "seat2", "junk", "cpu", *["move
 INTENTS = st.sampled_from([
     "submit", "pause", "ready", "set_speed", "set_cpu", "take_seat", "sit", "leave", "start",
     "connect", "disconnect", "hand_to_cpu", "undo", "tap_in", "tick",
+    "set_turn_clock", "set_pause_limit", "end_pause", "remove", "allow", "come_back",
     *["submit"] * 8, *["tick"] * 4,  # mostly plays, so that games move along
 ])
 
@@ -62,8 +63,10 @@ def test_random_intents_never_raise_and_refusals_change_nothing(
             play = legal[0] if legal and (a is None or isinstance(a, bool | int)) else a
             r = t.submit(tok, play, b if isinstance(b, str | float | list) else t.state_no)
         elif intent in ("pause", "ready", "start", "connect", "disconnect", "undo", "tap_in",
-                        "leave"):
+                        "leave", "end_pause", "come_back"):
             r = getattr(t, intent)(tok)
+        elif intent in ("set_turn_clock", "set_pause_limit", "remove", "allow"):
+            r = getattr(t, intent)(tok, a)
         elif intent == "set_speed":
             r = t.set_speed(tok, b)
         elif intent in ("set_cpu", "hand_to_cpu"):

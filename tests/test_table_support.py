@@ -52,6 +52,10 @@ class RaceState:
 
 class Race:
     name = "race"
+    title = "Race"
+    min_seats = 1
+    max_seats = 4
+    hides_hands_from_neighbours = True
 
     def normalize_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         cfg = {"seats": 2, "target": 30, "teams": False, "hands": None, "deck": None}
@@ -95,6 +99,12 @@ class Race:
         if state.winners is not None:
             return []
         return [card_text(c) for c in sorted(set(state.hands[state.turn]))]
+
+    def start(self, config: Mapping[str, Any], seed: int) -> tuple[RaceState, list[dict]]:
+        return self.new_game(config, seed), []
+
+    def legal_tokens(self, state: RaceState) -> list[str]:
+        return self.legal_plays(state)
 
     def parse_play(self, state: RaceState, token: str) -> str:
         try:
@@ -292,3 +302,16 @@ def play_out(table: Any, clock: FakeClock, *, max_plays: int = 20000,
         if after is not None:
             after()
     return times
+
+
+def test_every_public_name_of_the_table_package_loads_from_its_module() -> None:
+    """``game.table`` loads its names when first used: each name in ``__all__`` is found, and
+    is the very object its own module defines (the lazy map and the modules agree)."""
+    import importlib
+
+    import game.table as pkg
+
+    for name in pkg.__all__:
+        where = pkg._WHERE[name]
+        assert getattr(pkg, name) is getattr(importlib.import_module(where), name), name
+    assert set(pkg._WHERE) == set(pkg.__all__)

@@ -353,7 +353,7 @@ def hand_value(st: TrackState, pegs: Sequence[int], hand: Sequence[int], seat: i
 
 def after_pegs(st: TrackState, play: Play) -> tuple[int, ...]:
     """The peg locations after ``play`` (without applying the rest of the turn)."""
-    if play.parts[0][0] == "x":
+    if play.parts[0].kind == "x":
         return st.pegs
     pegs = list(st.pegs)
     for part, bumps in zip(play.parts, play.bumps, strict=True):
@@ -394,7 +394,7 @@ def score_plays(st: TrackState, seat: int, plays: Sequence[Play], know: Know,
 def lite_score(st: TrackState, seat: int, p: Play, pv: list[list[float]] | None = None
                ) -> float:
     """A cheap one-move score: progress gained, bumps, coming out, home, jokers kept."""
-    if p.parts[0][0] == "x":
+    if p.parts[0].kind == "x":
         r = p.rank
         return -20.0 if r == 0 else -(1.0 if r in (7, 8) else 0.0)
     team_of = st.cfg.team_of
@@ -469,7 +469,7 @@ def easy(view: Mapping[str, Any], legal: Sequence[str], seed: int) -> str:
     team_of = st.cfg.team_of
     vals = []
     for p in plays:
-        if p.parts[0][0] == "x":
+        if p.parts[0].kind == "x":
             vals.append(-5.0 + rng.random())
             continue
         # a beginner counts steps: forward is good, backward is bad, out and home are nice
@@ -673,7 +673,7 @@ def explain(view: Mapping[str, Any], token: str, seed: int = 0) -> str:
     team_of = cfg.team_of
     team = team_of[seat]
     rank_name = {0: "joker", 1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}.get(p.rank, str(p.rank))
-    if p.parts[0][0] == "x":
+    if p.parts[0].kind == "x":
         return f"nothing can move: discarding the {rank_name} costs you least"
     bits: list[str] = []
     for part, bumps in zip(p.parts, p.bumps, strict=True):
@@ -705,7 +705,7 @@ def explain(view: Mapping[str, Any], token: str, seed: int = 0) -> str:
     pegs = after_pegs(st, p)
     occ = _occ(st, pegs)
     know = Know(st, seat)
-    moved = [part[1] for part in p.parts if part[0] in "ofbjt"]
+    moved = [part.peg for part in p.parts if part.kind in "ofbjt"]
     for pid in moved:
         loc = pegs[pid]
         if loc < 0 or loc >= HOME0 or team_of[pid // PEGS] != team:

@@ -1,8 +1,12 @@
 """The one small API both games implement (architecture principles 1 to 5).
 
 Each game package (``game.rules.track``, ``game.rules.layout``) exposes a module-level object
-``RULES`` that satisfies :class:`GameRules`. The table, the CPU players, the network and the
-client only ever talk to a game through this protocol, so both games are treated alike.
+``RULES`` that satisfies :class:`GameRules`; :mod:`game.rules.registry` names them. The table,
+the CPU players, the network and the client only ever talk to a game through this protocol, so
+both games are treated alike. The protocol **declares** every capability they use (OpenSpiel's
+``GameType`` is the model): a caller never probes a rules object with ``getattr``/``hasattr``
+nor keys behaviour on the game's name; a new fact the table needs becomes a declared attribute
+here, implemented by both games.
 
 Conventions shared by both games
 --------------------------------
@@ -12,9 +16,11 @@ Conventions shared by both games
 * **Config** is a plain ``dict`` of JSON/msgpack-friendly values (``{"rules": "classic",
   "seats": 4, "mode": "teams", ...}``). ``normalize_config`` fills defaults and raises
   :class:`ConfigError` for anything malformed.
-* **Play**: an engine object whose ``str()`` is its short notation token. Plays are hashable
-  and compare equal when their tokens are equal. Every API that takes a play accepts either a
-  play object or its token string; the log of a game is a list of ``(seat, token)`` pairs.
+* **Play**: an engine object whose ``str()`` is its short notation token (python-chess's
+  ``Move`` is the model). Plays are hashable, and a play equals another play of the same token
+  and **never a string**: compare ``str(play) == token`` or parse the token first. Every API
+  that takes a play accepts either a play object or its token string (and parses it); the log
+  of a game is a list of ``(seat, token)`` pairs.
 * **Events** are plain dicts with a ``"type"`` key and msgpack-friendly values, in the order
   they happened. They are the client's animation script. ``filter_events(events, seat)``
   removes what that seat may not know (for example the rank of a card another seat drew).
@@ -57,15 +63,36 @@ class NotationError(RulesError):
     """Text (a position or a play token) that cannot be read."""
 
 
+class UnknownGame(ConfigError, LookupError):
+    """A game name that :mod:`game.rules.registry` does not know."""
+
+
 @runtime_checkable
 class GameRules(Protocol):
     """What the table, CPU players, network and client need from a game."""
 
-    name: str  # "track" or "layout"
+    # -- what the game is (declared facts: read them, never probe) ------------------------
+    name: str
+    """The registry name: ``"track"`` or ``"layout"`` (``game.rules.registry.GAMES``)."""
+    title: str
+    """The game's name for people (``"Track"``, ``"Trash"``)."""
+    min_seats: int
+    max_seats: int
+    """The seat counts ``normalize_config`` accepts (some rule sets narrow them further)."""
+    hides_hands_from_neighbours: bool
+    """True when a seat's view holds cards its neighbours may not see (a hand), so a screen
+    shared by several people must be covered between their turns; False when every card a seat
+    sees is public (the layout game: a face-down card is hidden from its owner too)."""
 
+    # -- setup ---------------------------------------------------------------------------------
     def normalize_config(self, config: Mapping[str, Any]) -> Config: ...
 
     def new_game(self, config: Mapping[str, Any], seed: int) -> Any: ...
+
+    def start(self, config: Mapping[str, Any], seed: int) -> tuple[Any, list[Event]]:
+        """``new_game`` plus the events of the opening deal, in order (what the table animates
+        before the first play); ``start(c, s)[0] == new_game(c, s)``."""
+        ...
 
     def seat_count(self, state: Any) -> int: ...
 
@@ -79,6 +106,11 @@ class GameRules(Protocol):
 
     def legal_plays(self, state: Any) -> list[Any]:
         """Every legal play of the seat to move, complete, in a deterministic order."""
+        ...
+
+    def legal_tokens(self, state: Any) -> list[str]:
+        """``[str(p) for p in legal_plays(state)]``, in the same order, computed the fast way
+        (no play objects where the engine can avoid them)."""
         ...
 
     def parse_play(self, state: Any, token: str) -> Any: ...

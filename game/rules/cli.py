@@ -12,6 +12,6 @@ def run_cli(main: Callable[[], int]) -> None:
         code = main()
         sys.stdout.flush()
     except BrokenPipeError:
-        sys.stdout = None  # type: ignore[assignment]  # nothing more can be written
+        sys.stdout = None  # nothing more can be written
         code = 0
     raise SystemExit(code)

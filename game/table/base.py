@@ -22,6 +22,8 @@ from game.table.cpu import CpuRunner, SyncCpu
 from game.table.errors import TableError
 from game.table.messages import (
     Event,
+    Notice,
+    NoticeKind,
     PauseReason,
     Public,
     ResetMsg,
@@ -30,7 +32,7 @@ from game.table.messages import (
     TableMessage,
     TableMsg,
 )
-from game.table.pacing import SPEEDS, Speed, event_duration
+from game.table.pacing import PAUSE_LIMIT_DEFAULT, SPEEDS, TURN_CLOCK_DEFAULT, Speed, event_duration
 from game.table.pause import NO_PAUSE, pause_reasons
 from game.table.results import GameResult, game_result
 from game.table.results import points as reckon_points
@@ -39,11 +41,12 @@ from game.table.seats import SYMBOLS, Seat, is_seat, same
 log = logging.getLogger("game.table")
 
 OUTBOX_MAX = 1000
-#: Games whose views hide nothing from a seat that the seat's neighbours may see (no hand cover).
-NO_HAND_COVER = {"layout"}
 # Public fields that change with every play: a "play" message carries them, so a change of
 # these alone sends no "table" message.
 _PLAY_DRIVEN = frozenset({"state_no", "to_move", "turns", "screen_owner", "cover"})
+# Public fields that run down with the clock: a change of these alone sends nothing; a change
+# of the deadline they count down to does (see TableBase._refresh).
+_COUNTDOWNS = frozenset({"turn_left", "pause_left"})
 
 
 @dataclass(frozen=True)
@@ -67,15 +70,8 @@ class Result:
 
 
 def _opening(rules: GameRules, config: Mapping[str, Any], seed: int) -> tuple[Any, list[Event]]:
-    """The starting state and the opening deal's events, from ONE call of ``rules.start``.
-
-    COMPATIBILITY PATH (until every ``GameRules`` declares ``start``): a rules object without
-    ``start`` (a registered test double) starts from ``new_game`` with no events.
-    """
-    start = getattr(rules, "start", None)
-    if start is None:
-        return rules.new_game(config, seed), []
-    state, events = start(config, seed)
+    """The starting state and the opening deal's events, from ONE call of ``rules.start``."""
+    state, events = rules.start(config, seed)
     return state, list(events)
 
 
@@ -141,6 +137,20 @@ class TableBase:
         self.save_error: str | None = None
         self.cpu_plays = 0
         self.standin_plays = 0
+        self.timeout_plays = 0  # stand-in plays made because a person's turn clock ran out
+        #: The host's settings: a person's turn clock (seconds at normal speed) and the pause
+        #: limit (clock seconds); None: off. Both apply only at a table with a remote person.
+        self.turn_clock: float | None = TURN_CLOCK_DEFAULT
+        self.pause_limit: float | None = PAUSE_LIMIT_DEFAULT
+        self._held_since: float | None = None  # clock time a pause during play began
+        # seat -> table time until which it may not pause again: its last pause had to be
+        # ended for it (by the limit or the host), so one person cannot stall the table in
+        # pause_limit-long pieces
+        self._pause_block: dict[int, float] = {}
+        self._notice: Notice | None = None
+        # the seat whose turn ran out: the stand-in plays the rest of that turn (a Trash turn
+        # is several plays) at CPU pace, unless the person plays first
+        self._finishing: int | None = None
 
 
     def _record(self, rec: dict[str, Any]) -> None:
@@ -266,6 +276,59 @@ class TableBase:
             return None
         return self._seats[i]
 
+    # ------------------------------------------------------------------ the clocks
+
+    def _shared(self) -> bool:
+        """A table with a remote person (a LAN table): the turn clock and the pause limit
+        apply. People who all share one screen (solo, hot seat) are never rushed."""
+        return any(s.kind == "person" and not s.local for s in self._seats)
+
+    def turn_limit(self) -> float | None:
+        """A person's turn clock at the current speed (table seconds), None when off."""
+        if self.turn_clock is None or not self._shared():
+            return None
+        return self.turn_clock * self.speed.scale
+
+    def _turn_deadline(self) -> float | None:
+        """The table time at which the running person's turn runs out (None: no clock runs:
+        off, not playing, a CPU or a stand-in to move). It counts from when the turn became
+        playable: the animations over; table time stands still while paused."""
+        limit = self.turn_limit()
+        if limit is None or self.phase != "playing":
+            return None
+        mover = self.rules.to_move(self._state)
+        if mover is None:
+            return None
+        s = self._seats[mover]
+        if s.kind != "person" or not s.connected or mover == self._finishing:
+            return None
+        return max(self._busy_until, self._turn_since) + limit
+
+    def turn_left(self) -> float | None:
+        """Table seconds left in the running person's turn (None: no turn clock runs)."""
+        due = self._turn_deadline()
+        return None if due is None else max(0.0, due - self.table_time())
+
+    def _pause_deadline(self) -> float | None:
+        """The clock time at which the running pause ends by itself (None: none runs)."""
+        if self.pause_limit is None or self._held_since is None or not self._shared():
+            return None
+        return self._held_since + self.pause_limit
+
+    def pause_left(self) -> float | None:
+        """Clock seconds left before the running pause ends by itself (None: none runs)."""
+        due = self._pause_deadline()
+        return None if due is None else max(0.0, due - self._now())
+
+    @property
+    def notice(self) -> Notice | None:
+        """The table's latest notice in words (it stays until the next one)."""
+        return self._notice
+
+    def _note(self, kind: NoticeKind, seat: int | None, text: str) -> None:
+        n = self._notice["n"] + 1 if self._notice is not None else 1
+        self._notice = {"n": n, "kind": kind, "seat": seat, "text": text}
+
     # ------------------------------------------------------------------ pause
 
     def pause_reasons(self) -> list[PauseReason]:
@@ -292,10 +355,17 @@ class TableBase:
         elif not paused and self._paused_at is not None:
             self._paused_total += now - self._paused_at
             self._paused_at = None
+        held = bool(reasons) and self.phase == "playing"  # a pause during play (not the lobby)
+        if held and self._held_since is None:
+            self._held_since = now
+        elif not held:
+            self._held_since = None
         if self._replaying:
             return
         public = self._public()
-        key = {k: v for k, v in public.items() if k not in _PLAY_DRIVEN}
+        key: dict[str, Any] = {
+            k: v for k, v in public.items() if k not in _PLAY_DRIVEN and k not in _COUNTDOWNS}
+        key["_deadlines"] = (self._turn_deadline(), self._pause_deadline())
         if key != self._last_public or force:
             self._last_public = key
             msg: TableMsg = {"type": "table", **public}
@@ -338,7 +408,7 @@ class TableBase:
 
     def cover_needed(self) -> bool:
         """True while the screen must cover the hand until :meth:`screen_owner` taps in."""
-        if self.game in NO_HAND_COVER or self.phase != "playing":
+        if not self.rules.hides_hands_from_neighbours or self.phase != "playing":
             return False
         local = self._local_people()
         if len(local) < 2:
@@ -362,6 +432,9 @@ class TableBase:
             "turns": self.turns, "outcome": self.outcome() if self.phase == "over" else None,
             "points": {str(k): v for k, v in self.points().items()},
             "save_error": self.save_error,
+            "turn_clock": self.turn_clock, "turn_limit": self.turn_limit(),
+            "turn_left": self.turn_left(), "pause_limit": self.pause_limit,
+            "pause_left": self.pause_left(), "notice": self._notice,
         }
 
     def _snapshot(self, seat: int | None) -> Snapshot:

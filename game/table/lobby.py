@@ -8,8 +8,11 @@ See ``docs/table.md`` for each intent.
 
 from __future__ import annotations
 
+import math
+
 from game.table.base import Result, TableBase
-from game.table.pacing import SPEEDS
+from game.table.pacing import CLOCK_MAX, CLOCK_MIN, SPEEDS
+from game.table.pause import NO_PAUSE
 from game.table.seats import (
     CPU_LEVELS,
     NAME_MAX,
@@ -82,10 +85,12 @@ class SeatIntents(TableBase):
         return self._ok(f"seat {s.index} is free", seat=s.index)
 
     def _replace_with_cpu(
-        self, i: int, level: str, *, left: str | None, token: str | None = None
+        self, i: int, level: str, *, left: str | None, token: str | None = None,
+        former: str | None = None, former_name: str | None = None, allowed: bool = False,
     ) -> None:
         self._put_seat(Seat(i, "cpu", cpu_name(level), level, token or new_token(), False,
-                            left=left))
+                            left=left, former=former, former_name=former_name,
+                            allowed=allowed))
         self._drop_cpu_request()
 
     def set_cpu(self, host_token: str, seat: int, level: str) -> Result:
@@ -101,7 +106,8 @@ class SeatIntents(TableBase):
         s = self._seats[seat]
         if s.kind != "cpu":
             return self._no("not_allowed", f"seat {seat} is {s.name}, not a CPU")
-        self._replace_with_cpu(seat, level, left=s.left, token=s.token)  # keeps its token
+        self._replace_with_cpu(seat, level, left=s.left, token=s.token,  # keeps its token
+                               former=s.former, former_name=s.former_name, allowed=s.allowed)
         self._refresh(self._now())
         return self._ok(f"seat {seat} is now {cpu_name(level)}", seat=seat)
 
@@ -139,6 +145,13 @@ class SeatIntents(TableBase):
             return self._no("not_started", "the game has not started")
         if self.phase == "over":
             return self._no("game_over", "game over")
+        now = self._now()
+        if s is not None and not is_host:
+            until = self._pause_block.get(s.index)
+            if until is not None and self._table_time(now) < until:
+                return self._no("not_allowed", f"{s.name}'s last pause had to be ended for "
+                                               f"everyone: play on for "
+                                               f"{until - self._table_time(now):.0f} s first")
         for x in self._seats:
             if x.kind == "person":
                 x.ready = False
@@ -151,6 +164,66 @@ class SeatIntents(TableBase):
             self._host_ready = False
         self._refresh(self._now())
         return self._ok("paused")
+
+    def end_pause(self, host_token: str) -> Result:
+        """The host resumes play now: whoever is not ready yet is treated as ready."""
+        if not self._is_host(host_token):
+            return self._no("not_host", "only the host ends a pause for everyone")
+        if self.phase != "playing":
+            return self._no("not_allowed", "no game is being played")
+        if not self.paused():
+            return self._no("not_allowed", "the table is not paused")
+        self._end_pause(self._now(), "The host resumed play")
+        return self._ok("play resumes")
+
+    def _end_pause(self, now: float, why: str) -> None:
+        """End every pause reason of a game in play: the connected people who are not ready
+        are treated as ready (they are still there; the turn clock covers them), the notice
+        says why and who was not ready."""
+        waiting = [s for s in self._seats
+                   if s.kind == "person" and s.connected and (not s.ready or s.joining)]
+        for s in waiting:
+            s.ready = True
+            s.joining = False
+        if isinstance(self._paused_by, int) and self.pause_limit is not None:
+            # the pauser did not resume it: no new pause from them for a while of play
+            self._pause_block[self._paused_by] = self._table_time(now) + self.pause_limit
+        self._paused_by = NO_PAUSE
+        self._host_ready = True
+        names = ", ".join(s.name for s in waiting)
+        text = f"{why}: the game goes on" + (f" ({names} not ready)" if names else "")
+        self._note("pause_ended", None, text)
+        self._refresh(now)
+
+    def set_turn_clock(self, host_token: str, seconds: float | None) -> Result:
+        """The host sets a person's turn clock (seconds at normal speed, scaled by the speed;
+        None: off). It applies to the running turn too, counted from its start."""
+        if not self._is_host(host_token):
+            return self._no("not_host", "only the host sets the turn clock")
+        value = _clock_setting(seconds)
+        if value is False:
+            return self._no("bad_request", f"a turn clock is off (None) or {CLOCK_MIN:g} to "
+                                           f"{CLOCK_MAX:g} seconds, not {seconds!r}")
+        if value != self.turn_clock:
+            self.turn_clock = value
+            self._record({"t": "turn_clock", "seconds": value})
+            self._refresh(self._now())
+        return self._ok("turn clock off" if value is None else f"turn clock {value:g} s")
+
+    def set_pause_limit(self, host_token: str, seconds: float | None) -> Result:
+        """The host sets how long (clock seconds, any speed) a pause nobody resumes lasts;
+        None: off. A pause already running counts from its start."""
+        if not self._is_host(host_token):
+            return self._no("not_host", "only the host sets the pause limit")
+        value = _clock_setting(seconds)
+        if value is False:
+            return self._no("bad_request", f"a pause limit is off (None) or {CLOCK_MIN:g} to "
+                                           f"{CLOCK_MAX:g} seconds, not {seconds!r}")
+        if value != self.pause_limit:
+            self.pause_limit = value
+            self._record({"t": "pause_limit", "seconds": value})
+            self._refresh(self._now())
+        return self._ok("pause limit off" if value is None else f"pause limit {value:g} s")
 
     def set_speed(self, host_token: str, name: str) -> Result:
         if not self._is_host(host_token):
@@ -209,26 +282,97 @@ class SeatIntents(TableBase):
         return self._ok(f"{s.name} dropped off", seat=s.index)
 
     def hand_to_cpu(self, token: str, seat: int, level: str = STAND_IN_LEVEL) -> Result:
-        """A person hands their own seat to a CPU, or the host hands a missing person's seat."""
+        """A person hands their own seat to a CPU for good; the host hands anyone's seat,
+        connected or not (that person's token stops working, and they may come back to the
+        seat by rejoining with it: :meth:`come_back`)."""
+        return self._take_seat_from(token, seat, level, remove=False)
+
+    def remove(self, host_token: str, seat: int, level: str = STAND_IN_LEVEL) -> Result:
+        """The host removes a person from the table: a CPU takes the seat, the person's token
+        stops working and they may only watch until the host :meth:`allow` s them back."""
+        if not self._is_host(host_token):
+            return self._no("not_host", "only the host removes a person")
+        return self._take_seat_from(host_token, seat, level, remove=True)
+
+    def _take_seat_from(self, token: str, seat: int, level: str, *, remove: bool) -> Result:
         if not is_seat(seat, len(self._seats)):
             return self._no("bad_request", f"there is no seat {seat!r}")
         if not isinstance(level, str) or level not in CPU_LEVELS:
             return self._no("bad_request", f"unknown CPU level {level!r} ({', '.join(CPU_LEVELS)})")
         target = self._seats[seat]
-        own = same(token, target.token)
+        own = same(token, target.token) and not remove
         if not own and not self._is_host(token):
             return self._no("bad_token", "bad token")
         if target.kind != "person":
             return self._no("not_allowed", f"seat {seat} is already a CPU")
-        if not own and target.connected:
-            return self._no("not_allowed", f"{target.name} is still connected")
         if self.phase == "over":
             return self._no("game_over", "game over")
         if seat == self.host_seat:
             return self._no("not_allowed", "the host's seat cannot be handed to a CPU")
-        self._replace_with_cpu(seat, level, left=target.name if self.phase == "playing" else None)
+        if target.local and not own:
+            return self._no("not_allowed", f"{target.name} plays on this screen")
+        left = target.name if self.phase == "playing" else None
+        if own:
+            self._replace_with_cpu(seat, level, left=left)
+        else:
+            self._replace_with_cpu(seat, level, left=left, former=target.token,
+                                   former_name=target.name, allowed=not remove)
+            if remove:
+                self._note("removed", seat, f"The host removed {target.name} from the table: "
+                                            f"a CPU ({level}) plays seat {seat}")
+            else:
+                self._note("handed", seat, f"The host handed {target.name}'s seat to a CPU "
+                                           f"({level})")
         self._refresh(self._now())
         return self._ok(f"seat {seat} is now {cpu_name(level)}", seat=seat)
+
+    def allow(self, host_token: str, seat: int) -> Result:
+        """The host lets the person removed from ``seat`` come back to it (:meth:`come_back`)."""
+        if not self._is_host(host_token):
+            return self._no("not_host", "only the host lets a person back")
+        if not is_seat(seat, len(self._seats)):
+            return self._no("bad_request", f"there is no seat {seat!r}")
+        s = self._seats[seat]
+        if s.former is None:
+            return self._no("not_allowed", f"nobody was removed from seat {seat}")
+        if not s.allowed:
+            s.allowed = True
+            self._record({"t": "seat", **s.to_record()})
+            self._note("allowed", seat, f"{s.former_name} may come back to seat {seat}")
+            self._refresh(self._now())
+        return self._ok(f"{s.former_name} may come back to seat {seat}", seat=seat)
+
+    def former_seat(self, token: object) -> int | None:
+        """The seat the host took from the person with ``token`` (None: none)."""
+        if not isinstance(token, str):
+            return None
+        for s in self._seats:
+            if s.former is not None and same(token, s.former):
+                return s.index
+        return None
+
+    def former_token(self, seat: int) -> str | None:
+        """The token of the person the host took ``seat`` from (for the host program only,
+        like :meth:`token`: it checks a rejoin's proof against it)."""
+        return self._seats[seat].former
+
+    def come_back(self, token: str) -> Result:
+        """A person the host took a seat from takes it back (handed, or removed and then
+        allowed): the seat is theirs again with the same token; connect as usual."""
+        i = self.former_seat(token)
+        if i is None:
+            return self._no("bad_token", "bad token")
+        s = self._seats[i]
+        if not s.allowed:
+            return self._no("not_allowed", f"the host removed {s.former_name} from the table")
+        if self.phase == "over":
+            return self._no("game_over", "game over")
+        name = s.former_name or "Guest"
+        self._put_seat(Seat(i, "person", name, s.level, token, False))
+        self._drop_cpu_request()
+        self._note("back", i, f"{name} is back at seat {i}")
+        self._refresh(self._now())
+        return self._ok(f"{name} is back at seat {i}", seat=i, token=token)
 
     def tap_in(self, token: str) -> Result:
         s = self._person_seat(token)
@@ -241,3 +385,15 @@ class SeatIntents(TableBase):
         self._refresh(self._now(), force=True)  # the screen and its cover changed hands
         return self._ok(f"{s.name} has the screen", seat=s.index)
 
+
+
+def _clock_setting(seconds: object) -> float | bool | None:
+    """A clock setting checked: None (off), a float in CLOCK_MIN..CLOCK_MAX, or False (bad)."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        return False
+    v = float(seconds)
+    if not math.isfinite(v) or not CLOCK_MIN <= v <= CLOCK_MAX:
+        return False
+    return v

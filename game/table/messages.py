@@ -12,8 +12,8 @@ Table messages (:data:`TABLE_MESSAGES`), as :meth:`game.table.Table.drain` queue
 * ``play`` after each play: the play's events (filtered), the new view, the state number, the
   seat that played, the play's token, who made it (``person``/``cpu``/``standin``), who moves
   next, the outcome (None until the game is over), the turn count and the hot-seat screen.
-* ``table`` when the public summary changes (seats, pause, speed, connections, phase...):
-  every field of :class:`Public`.
+* ``table`` when the public summary changes (seats, pause, speed, connections, phase, the
+  clocks' deadlines, the latest :class:`Notice`...): every field of :class:`Public`.
 * ``reset`` when the client must jump (an undo, an outbox that overflowed): a full snapshot.
 * ``snapshot`` (not queued: the answer of :meth:`Table.snapshot`, sent on joining): the public
   summary plus the viewer's seat and view.
@@ -66,6 +66,23 @@ class SeatInfo(TypedDict):
     standin: bool  # a CPU plays for a missing person now
     host: bool
     left: str | None  # the person who handed this seat to a CPU
+    # The host took this seat from a person: ``removed`` (their token stopped working; they may
+    # only watch until the host allows them back), ``returnable`` (they may come back to it).
+    removed: NotRequired[bool]
+    returnable: NotRequired[bool]
+    timeouts: NotRequired[Count]  # turns a CPU played for this person: their turn clock ran out
+
+
+NoticeKind = Literal["timed_out", "pause_ended", "handed", "removed", "allowed", "back"]
+
+
+class Notice(TypedDict):
+    """The table's latest notice, in words every screen can show (a new ``n`` is a new one)."""
+
+    n: Count  # 1, 2, ... per table object
+    kind: NoticeKind
+    seat: Seat | None  # the seat it is about (None: the whole table)
+    text: str
 
 
 class Public(TypedDict):
@@ -87,6 +104,13 @@ class Public(TypedDict):
     outcome: dict[str, Any] | None
     points: dict[str, int]
     save_error: str | None
+    # The clocks (NotRequired: a summary from an older host has none of them).
+    turn_clock: NotRequired[float | None]  # the host's setting, seconds at normal speed; None: off
+    turn_limit: NotRequired[float | None]  # the same at this speed (x the speed's scale)
+    turn_left: NotRequired[float | None]  # table seconds left in the running person's turn
+    pause_limit: NotRequired[float | None]  # seconds after which a pause nobody resumes ends
+    pause_left: NotRequired[float | None]  # seconds left before the running pause ends
+    notice: NotRequired[Notice | None]
 
 
 class TableMsg(Public):

@@ -18,7 +18,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DEFAULT_DURATION", "DURATIONS", "SPEEDS", "Speed", "event_duration"]
+__all__ = [
+    "CLOCK_MAX", "CLOCK_MIN", "DEFAULT_DURATION", "DURATIONS", "PAUSE_LIMIT_DEFAULT", "SPEEDS",
+    "TURN_CLOCK_DEFAULT", "Speed", "event_duration",
+]
+
+#: A person's turn clock, in seconds of table time at "normal" speed (scaled by the speed's
+#: ``scale`` like every duration): after it the stand-in CPU plays that one turn for them.
+TURN_CLOCK_DEFAULT = 90.0
+#: Seconds of clock (wall) time, at any speed, after which a pause nobody resumes ends.
+PAUSE_LIMIT_DEFAULT = 120.0
+#: The bounds of both settings when they are on (``None`` is off).
+CLOCK_MIN = 10.0
+CLOCK_MAX = 3600.0
 
 
 @dataclass(frozen=True)

@@ -51,13 +51,22 @@ class Seat:
     seen: bool = False  # connected at some point since this Table object was built
     dropped_at: float | None = None  # table time when a remote person dropped
     left: str | None = None  # the name of the person who handed this seat to a CPU
+    # The host took this seat from a person (hand_to_cpu or remove): their old token and name,
+    # and whether they may come back to it (``allowed``; False: removed, they may only watch).
+    former: str | None = None
+    former_name: str | None = None
+    allowed: bool = False
+    timeouts: int = 0  # turns the stand-in played for this person because the turn clock ran out
 
     def to_record(self) -> dict[str, Any]:
-        """The seat as the save file keeps it."""
-        return {
+        """The seat as the save file keeps it (``former``... only when set: old saves match)."""
+        rec: dict[str, Any] = {
             "seat": self.index, "kind": self.kind, "name": self.name, "level": self.level,
             "token": self.token, "local": self.local, "left": self.left,
         }
+        if self.former is not None:
+            rec.update(former=self.former, former_name=self.former_name, allowed=self.allowed)
+        return rec
 
     def public(self, playing: bool, host: bool) -> SeatInfo:
         person = self.kind == "person"
@@ -69,6 +78,9 @@ class Seat:
             "ready": self.ready if person else True,
             "standin": person and not self.connected and playing,
             "host": host, "left": self.left,
+            "removed": self.former is not None and not self.allowed,
+            "returnable": self.former is not None and self.allowed,
+            "timeouts": self.timeouts,
         }
 
     @property
@@ -139,5 +151,11 @@ def seat_from_record(r: Mapping[str, Any], i: int) -> Seat:
     left = r.get("left")
     if left is not None and not isinstance(left, str):
         raise ValueError(f"seat {i} has 'left' {left!r}")
+    former, former_name = r.get("former"), r.get("former_name")
+    if former is not None and (not isinstance(former, str) or not former):
+        raise ValueError(f"seat {i} has 'former' {former!r}")
+    if former_name is not None and not isinstance(former_name, str):
+        raise ValueError(f"seat {i} has 'former_name' {former_name!r}")
     return Seat(i, str(r["kind"]), r["name"], str(r["level"]), r["token"], bool(r["local"]),
-                left=left)
+                left=left, former=former, former_name=former_name,
+                allowed=former is not None and r.get("allowed") is True)

@@ -28,9 +28,15 @@ from game.table import savefile
 from game.table.base import OUTBOX_MAX, Result, TableBase, _opening, log
 from game.table.cpu import CPU_TIMEOUT, HISTORY_MAX, CpuFailed, CpuJob, CpuRunner, cpu_due, cpu_seed
 from game.table.errors import CorruptSave, SaveError, TableError
-from game.table.lobby import SeatIntents
+from game.table.lobby import SeatIntents, _clock_setting
 from game.table.messages import Event, PlayMsg, StartMsg
-from game.table.pacing import SPEEDS
+from game.table.pacing import (
+    CLOCK_MAX,
+    CLOCK_MIN,
+    PAUSE_LIMIT_DEFAULT,
+    SPEEDS,
+    TURN_CLOCK_DEFAULT,
+)
 from game.table.registry import rules_for
 from game.table.seats import (
     STAND_IN_LEVEL,
@@ -63,9 +69,12 @@ class Table(SeatIntents, TableBase):
         host_seat: int | None = None,
         cpu: CpuRunner | None = None,
         fsync: bool = True,
+        turn_clock: float | None = TURN_CLOCK_DEFAULT,
+        pause_limit: float | None = PAUSE_LIMIT_DEFAULT,
     ) -> Table:
         """A new table in the lobby. Raises :class:`TableError` (or ``RulesError`` for a bad
-        config) without creating any file when an argument is wrong."""
+        config) without creating any file when an argument is wrong. ``turn_clock`` and
+        ``pause_limit`` are the host's clock settings (None: off; see ``set_turn_clock``)."""
         rules = game if not isinstance(game, str) else rules_for(game)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise TableError(f"seed must be an int in 0..2**64-1, not {seed!r}")
@@ -84,6 +93,12 @@ class Table(SeatIntents, TableBase):
             raise TableError(f"host_seat {host_seat} is not a seat (0..{len(built) - 1})")
         if host_seat is not None and built[host_seat].kind != "person":
             raise TableError(f"host_seat {host_seat} is not a person's seat")
+        raw = {"turn_clock": turn_clock, "pause_limit": pause_limit}
+        clocks = {k: _clock_setting(v) for k, v in raw.items()}
+        for what, value in clocks.items():
+            if value is False:
+                raise TableError(f"{what} must be None (off) or {CLOCK_MIN:g}..{CLOCK_MAX:g} "
+                                 f"seconds, not {raw[what]!r}")
         table = cls(
             rules=rules, config=norm, seed=seed, seats=built, clock=clock, speed=speed,
             host_token=new_token(), host_seat=host_seat, table_id=secrets.token_hex(8), cpu=cpu,
@@ -98,6 +113,14 @@ class Table(SeatIntents, TableBase):
                 with contextlib.suppress(OSError):
                     os.unlink(save_path)
                 raise SaveError(f"cannot write the save file {save_path}: {e}") from None
+        # a setting other than the default is a record right after the header, as if the host
+        # had set it in the lobby (the header keeps its old fields: old saves still resume)
+        table.turn_clock = clocks["turn_clock"]  # checked above: never False here
+        table.pause_limit = clocks["pause_limit"]
+        if table.turn_clock != TURN_CLOCK_DEFAULT:
+            table._record({"t": "turn_clock", "seconds": table.turn_clock})
+        if table.pause_limit != PAUSE_LIMIT_DEFAULT:
+            table._record({"t": "pause_limit", "seconds": table.pause_limit})
         now = float(clock())
         table._busy_until = table._turn_since = now
         table._refresh(now)
@@ -192,6 +215,8 @@ class Table(SeatIntents, TableBase):
                 raise ValueError("a play outside a game in progress")
             if self.rules.to_move(self._state) != seat:
                 raise ValueError(f"seat {seat} is not to move")
+            if rec.get("timeout") is True and self._seats[seat].kind == "person":
+                self._seats[seat].timeouts += 1  # the plate's count survives a resume
             self._apply(seat, self._check_play(seat, token), "replay", 0.0)
             if n != self.state_no:
                 raise ValueError(f"state number {n}, expected {self.state_no}")
@@ -215,6 +240,11 @@ class Table(SeatIntents, TableBase):
             if rec["name"] not in SPEEDS:
                 raise ValueError(f"unknown speed {rec['name']!r}")
             self.speed = SPEEDS[rec["name"]]
+        elif t in ("turn_clock", "pause_limit"):
+            value = _clock_setting(rec.get("seconds", False))
+            if value is False:
+                raise ValueError(f"a damaged {t} record {dict(rec)!r}")
+            setattr(self, t, value)
         else:
             raise ValueError(f"unknown record type {t!r}")
 
@@ -307,15 +337,21 @@ class Table(SeatIntents, TableBase):
             self.phase = "over"
         return list(events)
 
-    def _apply(self, seat: int, play: Any, by: str, now: float) -> None:
+    def _apply(self, seat: int, play: Any, by: str, now: float, *,
+               timed_out: bool = False) -> None:
         """THE play path, after the checks: apply, bump, record, pace, send each seat its
-        view. ``by == "replay"`` (a resume replaying its save) applies and bumps only."""
+        view. ``by == "replay"`` (a resume replaying its save) applies and bumps only.
+        ``timed_out``: the first stand-in play of a turn whose clock ran out (recorded)."""
         events = self._step(seat, play)
         n = self._bump()
         token = str(play)
+        if by != "timeout" or self.to_move() != seat:
+            self._finishing = None  # the person played, or the timed-out turn is over
         if by == "replay":
             return
         rec: dict[str, Any] = {"t": "play", "seat": seat, "play": token, "n": n}
+        if timed_out:
+            rec["timeout"] = True  # the turn clock ran out (resume counts it on the plate)
         if self.phase == "over":
             rec["over"] = True  # lets a save list tell a finished table (resume ignores it)
         self._record(rec)  # never raises: a failed save stops saving, the play stands
@@ -327,7 +363,7 @@ class Table(SeatIntents, TableBase):
         state, outcome, mover = self._state, self.outcome(), self.to_move()
         turns, owner, cover = self.turns, self.screen_owner(), self.cover_needed()
         kind: Literal["person", "cpu", "standin"] = (
-            "person" if by == "person" else "cpu" if by == "cpu" else "standin")
+            "person" if by == "person" else "cpu" if by == "cpu" else "standin")  # timeout too
 
         def message(viewer: int | None) -> PlayMsg:
             return {
@@ -383,18 +419,25 @@ class Table(SeatIntents, TableBase):
         sp = self.speed
         due = cpu_due(s.kind, s.connected, s.dropped_at, self._busy_until, self._turn_since,
                       sp.cpu_wait, sp.grace)
-        if due is None:
-            return None
+        if due is None:  # a connected person: their turn clock
+            if seat == self._finishing:  # it ran out: the stand-in finishes the turn
+                return STAND_IN_LEVEL, "timeout", max(self._busy_until, self._turn_since) + \
+                    sp.cpu_wait
+            deadline = self._turn_deadline()
+            return None if deadline is None else (STAND_IN_LEVEL, "timeout", deadline)
         kind, at = due
         return (s.level if kind == "cpu" else STAND_IN_LEVEL), kind, at
 
     def next_due(self) -> float | None:
         """The clock time at which :meth:`tick` next has something to do, if known.
 
-        ``None`` while paused, over, or waiting for a person. (With an asynchronous runner the
-        answer may come later than this: keep ticking.)
+        ``None`` while over, or waiting for a person with no turn clock; while paused, when the
+        pause ends by itself (None if it does not). (With an asynchronous runner the answer
+        may come later than this: keep ticking.)
         """
-        if self.phase != "playing" or self.paused():
+        if self.phase == "playing" and self.paused():
+            return self._pause_deadline()
+        if self.phase != "playing":
             return None
         mover = self.rules.to_move(self._state)
         if mover is None:
@@ -408,6 +451,9 @@ class Table(SeatIntents, TableBase):
         """Release a due CPU or stand-in play; returns how many plays were made (0 or 1)."""
         now = self._now()
         self._refresh(now)
+        pause_due = self._pause_deadline()
+        if pause_due is not None and now >= pause_due:
+            self._end_pause(now, f"Nobody resumed play within {_words(self.pause_limit)}")
         if self.phase != "playing" or self.paused():
             return 0
         mover = self.rules.to_move(self._state)
@@ -421,8 +467,8 @@ class Table(SeatIntents, TableBase):
         # compare on the wall clock exactly as next_due() reports it
         late = now >= due + self._paused_total
         key = (self.state_no, mover, level, kind)
-        if kind == "standin" and not late:
-            return 0  # the person may still come back: do not think yet
+        if kind != "cpu" and not late:
+            return 0  # the person may still come back (or play): do not think yet
         if self._cpu_pending != key:
             self._drop_cpu_request()
             job = CpuJob(
@@ -457,15 +503,19 @@ class Table(SeatIntents, TableBase):
             self.cpu_plays += 1
         else:
             self.standin_plays += 1
-        self._apply(mover, play, kind, now)
+        first = kind == "timeout" and mover != self._finishing
+        if first:  # the turn's first stand-in play: counted once per turn
+            self.timeout_plays += 1
+            s = self._seats[mover]
+            s.timeouts += 1
+            self._note("timed_out", mover, f"{s.name} took too long: a CPU played for them")
+        if kind == "timeout":
+            self._finishing = mover
+        self._apply(mover, play, kind, now, timed_out=first)
         return 1
 
     def _legal_tokens(self) -> list[str]:
-        # COMPATIBILITY PATH: a rules object without ``legal_tokens`` (a test double)
-        fast = getattr(self.rules, "legal_tokens", None)
-        if fast is not None:
-            return [str(p) for p in fast(self._state)]
-        return [str(p) for p in self.rules.legal_plays(self._state)]
+        return [str(p) for p in self.rules.legal_tokens(self._state)]
 
     def _fallback(self, why: str) -> str:
         msg = f"{why}; it plays the first legal play instead"
@@ -473,3 +523,12 @@ class Table(SeatIntents, TableBase):
         self.warnings.append(msg)
         return self._legal_tokens()[0]
 
+
+
+def _words(seconds: float | None) -> str:
+    """``120`` -> ``"2 min"``, ``90`` -> ``"90 s"`` (for the notices)."""
+    if seconds is None:
+        return "the limit"
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{seconds / 60:g} min"
+    return f"{seconds:g} s"

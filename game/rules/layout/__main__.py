@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 from game.rules.api import RulesError
 from game.rules.cards import CardError, Rng, card_text
@@ -60,8 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--size", type=int, default=10)
     p_play.add_argument("--first", type=int, default=None)
     p_play.add_argument("--events", action="store_true", help="print every event too")
+    sub.add_parser("replay", help="check a game record, print it move by move").add_argument(
+        "file")
     args = ap.parse_args(argv)
     try:
+        if args.cmd == "replay":
+            return replay_file(args.file, sys.stdout)
         if args.cmd == "legal":
             st = parse_position(args.position)
             for p in RULES.legal_plays(st):
@@ -69,9 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "apply":
             st = parse_position(args.position)
             seat = RULES.to_move(st)
-            if seat is None:
-                RULES.check(st, 0, args.play)  # raises GameOver (or a notation error)
-            new, events = RULES.apply(st, seat, args.play)
+            # over (no seat to move): apply raises GameOver (or a notation error) for any seat
+            new, events = RULES.apply(st, 0 if seat is None else seat, args.play)
             print(format_position(new))
             for e in events:
                 print(event_text(e))
@@ -102,6 +105,66 @@ def main(argv: list[str] | None = None) -> int:
     except (RulesError, CardError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    return 0
+
+
+def replay_file(path: str, out: TextIO) -> int:
+    """``replay FILE``: check a game record (docs/record.md) by replaying it, then print it
+    move by move in words (whose turn, what was drawn and where it went)."""
+    from game.rules.record import read_record, steps
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as err:
+        raise RulesError(f"cannot read {path}: {err}") from None
+    rec, _final = read_record(text)
+    if rec.game != "layout":
+        raise RulesError(f"{path} is a record of the {rec.game} game: use "
+                         f"python -m game.rules.{rec.game} replay")
+
+    def who(seat: int) -> str:
+        s = rec.seats[seat]
+        return f"seat {seat} ({s.name or s.level})"
+
+    print(f"Trash, {len(rec.seats)} seats, seed {rec.seed}"
+          f"{', ' + rec.date if rec.date else ''}", file=out)
+    for st in steps(rec):
+        bits: list[str] = []
+        for e in st.events:
+            t = e["type"]
+            c = card_text(e["card"]) if isinstance(e.get("card"), int) else ""
+            if t == "drawn":
+                src = "the stock" if e["source"] == "stock" else "the discards"
+                bits.append(f"takes {c} from {src}")
+            elif t == "placed":
+                bits.append(f"puts {c} on place {e['place']}")
+            elif t == "revealed":
+                bits.append(f"turns up {c}")
+            elif t == "wild_displaced":
+                bits.append(f"takes back the wild {c}")
+            elif t == "wild_placed":
+                bits.append(f"puts the wild {c} on place {e['place']}")
+            elif t == "discarded":
+                bits.append(f"discards {c} ({e['reason']})")
+            elif t == "reshuffled":
+                bits.append(f"the discards are shuffled into a new stock of {e['stock']}")
+            elif t == "completed":
+                bits.append("completes the layout")
+            elif t == "passed":
+                bits.append(f"{who(e['seat'])} passes")
+            elif t == "hand_won":
+                won = ", ".join(who(w) for w in e["winners"])
+                bits.append(f"hand {e['hand']} won by {won}")
+            elif t == "dealt":
+                bits.append(f"hand {e['hand']} is dealt (sizes {e['sizes']})")
+            elif t == "game_won":
+                bits.append("game over: " + ", ".join(who(w) for w in e["winners"]) + " win")
+        print(f"{st.play.n}. {who(st.play.seat)} ({st.play.token}): " + "; ".join(bits),
+              file=out)
+    won = "unfinished" if rec.result == "*" else "won by " + ", ".join(
+        who(int(w)) for w in rec.result.split(","))
+    print(f"Result: {won} after {len(rec.plays)} plays", file=out)
     return 0
 
 

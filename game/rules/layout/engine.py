@@ -16,7 +16,11 @@ simulation path, which builds no events at all. The public, non-mutating API liv
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
+
+from game.rules.cards import below, shuffle_grouped
+from game.rules.fields import LIST, ROWS, SHARE, UNKEYED, derive, spec
 
 UP = 64  # face-up bit of a place
 CARD = 63  # mask back to the card
@@ -24,145 +28,50 @@ CARD = 63  # mask back to the card
 SOURCE, WILD, OVER = 0, 1, 2  # phases: the seat to move picks a source / a place for a wild
 PHASE_NAMES = ("source", "wild", "over")
 
-_M64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-
 Event = dict[str, Any]
 
-
-_Group = tuple[int, int, tuple[tuple[int, int], ...]]
-
-
-def _groups(n: int) -> list[_Group]:
-    """Fisher-Yates steps ``n, n-1, ..., 2`` grouped so that one 64-bit output serves a group:
-    ``(limit, product, ((size, size - 1), ...))`` with ``product`` (of the group's sizes) at
-    most 2**60."""
-    g = _GROUP_CACHE.get(n)
-    if g is None:
-        g = []
-        i = n - 1
-        while i > 0:
-            prod = 1
-            ms = []
-            while i > 0 and prod * (i + 1) <= 1 << 60:
-                prod *= i + 1
-                ms.append((i + 1, i))
-                i -= 1
-            g.append(((1 << 64) - ((1 << 64) % prod), prod, tuple(ms)))
-        _GROUP_CACHE[n] = g
-    return g
+# The layout deals use the project's one generator and its grouped shuffle (game.rules.cards);
+# these names stay for existing callers.
+shuffle_ints = shuffle_grouped
+below_int = below
 
 
-_GROUP_CACHE: dict[int, list[_Group]] = {}
-
-
-def shuffle_ints(items: list[int], state: int) -> int:
-    """The engine's own seeded shuffle: Fisher-Yates over ``items`` in place, driven by
-    SplitMix64 (the generator of :class:`game.rules.cards.Rng`, whose whole state is the int
-    ``state``); returns the new generator state.
-
-    Dealing is the hot spot of a simulated game, so each 64-bit output serves several steps:
-    an output below ``limit`` (a multiple of the product of the group's sizes; others are
-    rejected) is reduced modulo the product and read as mixed-radix digits, one uniform index
-    per step. Unbiased, and about 3.5 times faster than one output per step.
-    """
-    for limit, prod, ms in _groups(len(items)):
-        x, state = _output_below(limit, state)
-        x %= prod
-        for m, i in ms:
-            j = x % m
-            x //= m
-            items[i], items[j] = items[j], items[i]
-    return state
-
-
-def _output_below(limit: int, state: int) -> tuple[int, int]:
-    """``(output, new_state)``: the first SplitMix64 output from ``state`` that is below
-    ``limit`` (the others are rejected, so ``output % m`` is unbiased for any ``m`` dividing
-    ``limit``)."""
-    while True:
-        state = (state + _GOLDEN) & _M64
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        z ^= z >> 31
-        if z < limit:
-            return z, state
-
-
-def below_int(n: int, state: int) -> tuple[int, int]:
-    """``(value, new_state)``: exactly :meth:`Rng.below` on a bare state."""
-    z, state = _output_below((1 << 64) - ((1 << 64) % n), state)
-    return z % n, state
-
-
+@dataclass(slots=True, kw_only=True, eq=False, repr=False)
 class State:
-    """One position of a layout game. Treat as immutable outside this package."""
+    """One position of a layout game. Treat as immutable outside this package.
 
-    __slots__ = (
-        "cfg", "decks", "disc", "down", "hand", "hold", "lay", "lc_done", "lc_first", "lc_left",
-        "leader", "n", "passes", "phase", "ply", "rng", "seed", "sizes", "stock", "turn",
-        "wild", "winners",
-    )
+    The fields below are the one list of what a state holds: ``copy``, ``key`` and pickling
+    derive from it (:mod:`game.rules.fields`)."""
 
-    cfg: dict[str, Any]
-    seed: int
-    n: int
-    decks: int
-    wild: int
-    sizes: list[int]
-    lay: list[list[int]]
-    down: list[int]
-    stock: list[int]
-    disc: list[int]
-    hold: int
-    turn: int
-    phase: int
-    rng: int
-    hand: int
-    leader: int
-    lc_first: int
-    lc_done: list[int]
-    lc_left: list[int]
-    passes: int
-    ply: int
-    winners: list[int]
+    cfg: dict[str, Any] = field(metadata=spec(key="tuple(sorted({}.items()))"))  # normalized
+    seed: int = field(metadata=SHARE)
+    n: int = field(metadata=UNKEYED)  # seats (from cfg)
+    decks: int = field(metadata=UNKEYED)  # decks in the pack (from cfg)
+    wild: int = field(metadata=UNKEYED)  # the wild rank, 11 or 13 (from cfg)
+    sizes: list[int] = field(metadata=LIST)  # per seat, the layout size it still plays
+    lay: list[list[int]] = field(metadata=ROWS)  # per seat, its places (card, | UP face up)
+    down: list[int] = field(metadata=spec(copy="list", key=None))  # face-down places (from lay)
+    stock: list[int] = field(metadata=LIST)  # top is the last card
+    disc: list[int] = field(metadata=LIST)  # the discard pile, top last
+    hold: int = field(metadata=SHARE)  # the wild card waiting for a place, -1 if none
+    turn: int = field(metadata=SHARE)
+    phase: int = field(metadata=SHARE)  # SOURCE, WILD or OVER
+    rng: int = field(metadata=SHARE)  # the generator state (cards.splitmix64)
+    hand: int = field(metadata=SHARE)  # the hand number, from 1
+    leader: int = field(metadata=SHARE)  # the seat who leads this hand
+    lc_first: int = field(metadata=SHARE)  # last chance: the first to complete, -1 if none
+    lc_done: list[int] = field(metadata=LIST)  # last chance: the seats who completed
+    lc_left: list[int] = field(metadata=LIST)  # last chance: the seats still to play
+    passes: int = field(metadata=SHARE)  # turns passed in a row (nothing to take)
+    ply: int = field(metadata=SHARE)  # plays applied
+    winners: list[int] = field(metadata=LIST)  # the game's winners once over
 
     def copy(self) -> State:
-        s = State.__new__(State)
-        s.cfg = self.cfg
-        s.seed = self.seed
-        s.n = self.n
-        s.decks = self.decks
-        s.wild = self.wild
-        s.sizes = self.sizes[:]
-        s.lay = [p[:] for p in self.lay]
-        s.down = self.down[:]
-        s.stock = self.stock[:]
-        s.disc = self.disc[:]
-        s.hold = self.hold
-        s.turn = self.turn
-        s.phase = self.phase
-        s.rng = self.rng
-        s.hand = self.hand
-        s.leader = self.leader
-        s.lc_first = self.lc_first
-        s.lc_done = self.lc_done[:]
-        s.lc_left = self.lc_left[:]
-        s.passes = self.passes
-        s.ply = self.ply
-        s.winners = self.winners[:]
-        return s
+        return _STATE.copy(self)
 
     def key(self) -> tuple[Any, ...]:
         """Everything that makes the position, as one comparable tuple."""
-        return (
-            tuple(sorted(self.cfg.items())), self.seed, tuple(self.sizes),
-            tuple(tuple(p) for p in self.lay), tuple(self.stock), tuple(self.disc), self.hold,
-            self.turn, self.phase, self.rng, self.hand, self.leader, self.lc_first,
-            tuple(self.lc_done), tuple(self.lc_left), self.passes, self.ply,
-            tuple(self.winners),
-        )
+        return _STATE.key(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.key() == other.key()
@@ -170,10 +79,19 @@ class State:
     def __hash__(self) -> int:
         return hash(self.key())
 
+    def __getstate__(self) -> tuple[Any, ...]:
+        return _STATE.getstate(self)
+
+    def __setstate__(self, values: tuple[Any, ...]) -> None:
+        _STATE.setstate(self, values)
+
     def __repr__(self) -> str:
         from game.rules.layout.notation import format_position
 
         return f"<layout {format_position(self)}>"
+
+
+_STATE = derive(State)
 
 
 _PACKS = [[r * 4 + s for r in range(1, 14) for s in range(4)] * d for d in range(5)]
@@ -190,7 +108,7 @@ def full_pack(decks: int) -> list[int]:
 def deal(st: State, ev: list[Event] | None) -> None:
     """Shuffle a full pack and deal every layout face down; the leader is to move."""
     pack = full_pack(st.decks)
-    st.rng = shuffle_ints(pack, st.rng)
+    st.rng = shuffle_grouped(pack, st.rng)
     sizes = st.sizes
     lay = []
     k = len(pack)
@@ -294,7 +212,7 @@ def take(st: State, from_stock: bool, ev: list[Event] | None) -> None:
             disc = st.disc
             top = disc.pop()
             stock = disc
-            st.rng = shuffle_ints(stock, st.rng)
+            st.rng = shuffle_grouped(stock, st.rng)
             st.stock = stock
             st.disc = [top]
             if ev is not None:

@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Any
 
 from game.rules.api import ConfigError, NotationError, RulesError
-from game.rules.cards import CardError, card_text, parse_card
+from game.rules.cards import CardError, card_text, parse_card, seed_state
 from game.rules.layout.engine import (
     OVER,
     PHASE_NAMES,
@@ -301,9 +301,10 @@ def _parse(text: str) -> State:
         counts[hold] += 1
     for p in lay:
         counts.update(v & 63 for v in p if v is not None)
-    for c, k in counts.items():
-        if k > decks:
-            raise NotationError(f"{k} copies of {card_text(c)}, but {decks} deck(s) hold {decks}")
+    for c, copies in counts.items():
+        if copies > decks:
+            raise NotationError(
+                f"{copies} copies of {card_text(c)}, but {decks} deck(s) hold {decks}")
 
     seed = _int(fields, "seed", 0)
     hand = _int(fields, "hand", 1, 1)
@@ -326,35 +327,15 @@ def _parse(text: str) -> State:
         except RulesError as e:
             raise NotationError(str(e)) from None
 
-    st = State.__new__(State)
-    st.cfg = cfg
-    st.seed = seed
-    st.n = n
-    st.decks = decks
-    st.wild = wild
-    st.sizes = sizes
-    st.lay = [[v for v in p if v is not None] for p in lay]
-    st.down = [sum(1 for v in p if v < UP) for p in st.lay]
-    st.stock = stock
-    st.disc = disc
-    st.hold = hold
-    st.turn = turn
-    st.phase = phase
-    if rng_t is None:
-        from game.rules.cards import Rng
-
-        st.rng = Rng.from_seed(seed).state
-    else:
-        st.rng = _int(fields, "rng") & ((1 << 64) - 1)
-    st.hand = hand
-    st.leader = leader
-    st.lc_first = lc_first
-    st.lc_done = lc_done
-    st.lc_left = lc_left
-    st.passes = passes
-    st.ply = ply
-    st.winners = [s for s in range(n) if sizes[s] == 0] if over else []
-    return st
+    places = [[v for v in p if v is not None] for p in lay]
+    return State(
+        cfg=cfg, seed=seed, n=n, decks=decks, wild=wild, sizes=sizes, lay=places,
+        down=[sum(1 for v in p if v < UP) for p in places], stock=stock, disc=disc, hold=hold,
+        turn=turn, phase=phase,
+        rng=seed_state(seed) if rng_t is None else _int(fields, "rng") & ((1 << 64) - 1),
+        hand=hand, leader=leader, lc_first=lc_first, lc_done=lc_done, lc_left=lc_left,
+        passes=passes, ply=ply, winners=[s for s in range(n) if sizes[s] == 0] if over else [],
+    )
 
 
 def pack_of(st: State) -> Counter[int]:

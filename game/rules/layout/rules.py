@@ -17,7 +17,7 @@ from game.rules.api import (
     RulesError,
     View,
 )
-from game.rules.cards import Rng
+from game.rules.cards import Rng, below, seed_state
 from game.rules.layout import engine
 from game.rules.layout.engine import OVER, PHASE_NAMES, SOURCE, UP, WILD, State
 
@@ -32,25 +32,56 @@ DEFAULTS: dict[str, Any] = {
 _KEYS = ("seats", "wild", "last_chance", "upcard", "layout_size", "first_leader")
 
 
-class Play(str):
-    """A play token: ``S`` (draw from the stock), ``D`` (take the top discard), ``W<i>`` (the
-    wild card in hand goes to face-down place ``i``). A ``str``, so plays hash and compare as
-    their tokens do."""
+class Play:
+    """One layout play (python-chess's ``Move`` is the model): ``kind`` ``"S"`` (draw from the
+    stock), ``"D"`` (take the top discard) or ``"W"`` (the wild card in hand goes to face-down
+    ``place`` 1..10; ``place`` is None for the other kinds). ``str(play)`` is its token (``S``,
+    ``D``, ``W3``). A play equals another play of the same token and never a string; it hashes
+    as its token. The engine hands out the shared instances below (``STOCK``, ``DISCARD``,
+    ``WILD_PLAYS[i]``); :meth:`LayoutRules.parse_play` reads a token."""
 
-    __slots__ = ()
+    __slots__ = ("kind", "place", "token")
 
-    @property
-    def kind(self) -> str:
-        return self[0]
+    kind: str
+    place: int | None
+    token: str
 
-    @property
-    def place(self) -> int | None:
-        return int(self[1:]) if self[0] == "W" else None
+    def __init__(self, kind: str, place: int | None = None) -> None:
+        if kind in ("S", "D"):
+            if place is not None:
+                raise NotationError(f"a {kind} play has no place, not {place!r}")
+            token = kind
+        elif kind == "W":
+            if type(place) is not int or not 1 <= place <= 10:
+                raise NotationError(f"a wild card goes to a place 1..10, not {place!r}")
+            token = f"W{place}"
+        else:
+            raise NotationError(f"a layout play is S, D or W<place>, not kind {kind!r}")
+        self.kind = kind
+        self.place = place
+        self.token = token
+
+    def __str__(self) -> str:
+        return self.token
+
+    def __repr__(self) -> str:
+        return f"Play({self.token!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Play):
+            return self.token == other.token
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.token)
+
+    def __reduce__(self) -> tuple[type[Play], tuple[str, int | None]]:
+        return (Play, (self.kind, self.place))
 
 
 STOCK = Play("S")
 DISCARD = Play("D")
-WILD_PLAYS = [Play(f"W{i}") for i in range(11)]
+WILD_PLAYS: tuple[Play, ...] = tuple(Play("W", i) for i in range(1, 11))  # place i: [i - 1]
 
 
 def normalize_config(config: Mapping[str, Any]) -> Config:
@@ -95,21 +126,17 @@ def _seed_int(seed: int) -> int:
 def new_state(cfg: Config, seed: int, ev: list[Event] | None = None) -> State:
     """A fresh game from a normalized config; ``ev`` (if given) receives the opening events
     (``dealt`` and ``turn``)."""
-    st = State.__new__(State)
-    st.cfg = cfg
-    st.seed = seed
-    st.n = cfg["seats"]
-    st.decks = (st.n + 1) // 2
-    st.wild = 11 if cfg["wild"] == "J" else 13
-    st.sizes = [cfg["layout_size"]] * st.n
-    st.rng = Rng.from_seed(seed).state
-    st.hand = 1
-    st.ply = 0
-    st.winners = []
+    n = cfg["seats"]
+    rng = seed_state(seed)
     if cfg["first_leader"] is None:
-        st.leader, st.rng = engine.below_int(st.n, st.rng)
+        leader, rng = below(n, rng)
     else:
-        st.leader = cfg["first_leader"]
+        leader = cfg["first_leader"]
+    # the layouts, piles and turn are placeholders until engine.deal deals them
+    st = State(cfg=cfg, seed=seed, n=n, decks=(n + 1) // 2,
+               wild=11 if cfg["wild"] == "J" else 13, sizes=[cfg["layout_size"]] * n, lay=[],
+               down=[], stock=[], disc=[], hold=-1, turn=leader, phase=SOURCE, rng=rng, hand=1,
+               leader=leader, lc_first=-1, lc_done=[], lc_left=[], passes=0, ply=0, winners=[])
     engine.deal(st, ev)
     return st
 
@@ -126,16 +153,20 @@ def legal_tokens(st: State) -> list[Play]:
         return out
     if st.phase == WILD:
         lay = st.lay[st.turn]
-        return [WILD_PLAYS[i + 1] for i in range(len(lay)) if lay[i] < UP]
+        return [WILD_PLAYS[i] for i in range(len(lay)) if lay[i] < UP]
     return []
 
 
 def _parse_play(st: State, token: Any) -> Play:
+    if isinstance(token, Play):
+        return token
     if not isinstance(token, str):
-        raise NotationError(f"a layout play is a token string, not {token!r}")
+        raise NotationError(f"a layout play is a token string or a Play, not {token!r}")
     t = token.strip().upper()
-    if t in ("S", "D"):
-        return Play(t)
+    if t == "S":
+        return STOCK
+    if t == "D":
+        return DISCARD
     if len(t) >= 2 and t[0] in "WJK" and t[1:].isdigit():
         if t[0] != "W":
             wild_letter = "J" if st.wild == 11 else "K"
@@ -147,7 +178,7 @@ def _parse_play(st: State, token: Any) -> Play:
         place = int(t[1:])
         if not 1 <= place <= 10:
             raise NotationError(f"{token!r}: places are numbered 1 to 10")
-        return WILD_PLAYS[place]
+        return WILD_PLAYS[place - 1]
     raise NotationError(
         f"{token!r} is not a layout play (S = stock, D = discard, W3 = wild card to place 3)"
     )
@@ -164,11 +195,11 @@ def _check(st: State, seat: int, play: Any) -> Play:
     if seat != st.turn:
         raise NotYourTurn(f"it is seat {st.turn}'s turn, not seat {seat}'s")
     if st.phase == SOURCE:
-        if p == STOCK:
+        if p.kind == "S":
             if not engine.can_draw_stock(st):
                 raise IllegalPlay("the stock and the discard pile are exhausted: no stock draw")
             return p
-        if p == DISCARD:
+        if p.kind == "D":
             if not st.disc:
                 raise IllegalPlay("the discard pile is empty: draw from the stock (S)")
             if not engine.can_draw_stock(st) and not engine.is_live(st, seat, st.disc[-1]):
@@ -193,11 +224,10 @@ def apply_in_place(st: State, seat: int, play: Any, ev: list[Event] | None) -> N
 
 
 def _do(st: State, p: Play, ev: list[Event] | None) -> None:
-    k = p[0]
-    if k == "W":
-        engine.place_wild(st, int(p[1:]), ev)
+    if p.place is not None:
+        engine.place_wild(st, p.place, ev)
     else:
-        engine.take(st, k == "S", ev)
+        engine.take(st, p.kind == "S", ev)
     st.ply += 1
 
 
@@ -205,6 +235,10 @@ class LayoutRules:
     """``game.rules.layout.RULES``: Trash behind the shared API."""
 
     name = "layout"
+    title = "Trash"
+    min_seats = 2
+    max_seats = 8
+    hides_hands_from_neighbours = False  # every card a seat sees is face up for all
 
     def normalize_config(self, config: Mapping[str, Any]) -> Config:
         return normalize_config(config)
@@ -230,7 +264,7 @@ class LayoutRules:
         return legal_tokens(state)
 
     def legal_tokens(self, state: State) -> list[str]:
-        return [str(p) for p in legal_tokens(state)]
+        return [p.token for p in legal_tokens(state)]
 
     def parse_play(self, state: State, token: str) -> Play:
         return _parse_play(state, token)
@@ -314,7 +348,7 @@ def make_view(st: State, seat: int | None) -> View:
         "holding": st.hold if st.hold >= 0 else None,
         "turn": None if over else st.turn,
         "pending": PHASE_NAMES[st.phase] if not over else None,
-        "legal": [str(p) for p in legal_tokens(st)],
+        "legal": [p.token for p in legal_tokens(st)],
         "last_chance": None if st.lc_first < 0 else {
             "first": st.lc_first, "completed": st.lc_done[:], "to_play": st.lc_left[:],
         },
@@ -331,29 +365,24 @@ def determinize(view: Mapping[str, Any], seed: int) -> State:
     try:
         cfg = normalize_config(view["config"])
         n = cfg["seats"]
-        st = State.__new__(State)
-        st.cfg = cfg
-        st.seed = seed
-        st.n = n
-        st.decks = (n + 1) // 2
-        st.wild = 11 if cfg["wild"] == "J" else 13
-        st.sizes = [int(x) for x in view["sizes"]]
         layouts = [list(p) for p in view["layouts"]]
-        st.disc = [int(c) for c in view["discard"]]
         hold = view["holding"]
-        st.hold = -1 if hold is None else int(hold)
         over = view["winners"] is not None
-        st.phase = OVER if over else (WILD if view["pending"] == "wild" else SOURCE)
-        st.turn = int(view["turn"]) if view["turn"] is not None else 0
-        st.hand = int(view["hand"])
-        st.leader = int(view["leader"])
         lc = view["last_chance"]
-        st.lc_first = -1 if lc is None else int(lc["first"])
-        st.lc_done = [] if lc is None else [int(x) for x in lc["completed"]]
-        st.lc_left = [] if lc is None else [int(x) for x in lc["to_play"]]
-        st.passes = int(view["passes"])
-        st.ply = int(view["ply"])
-        st.winners = [int(x) for x in view["winners"]] if over else []
+        # the layouts, the stock and the generator are dealt below
+        st = State(
+            cfg=cfg, seed=seed, n=n, decks=(n + 1) // 2, wild=11 if cfg["wild"] == "J" else 13,
+            sizes=[int(x) for x in view["sizes"]], lay=[], down=[], stock=[],
+            disc=[int(c) for c in view["discard"]], hold=-1 if hold is None else int(hold),
+            turn=int(view["turn"]) if view["turn"] is not None else 0,
+            phase=OVER if over else (WILD if view["pending"] == "wild" else SOURCE), rng=0,
+            hand=int(view["hand"]), leader=int(view["leader"]),
+            lc_first=-1 if lc is None else int(lc["first"]),
+            lc_done=[] if lc is None else [int(x) for x in lc["completed"]],
+            lc_left=[] if lc is None else [int(x) for x in lc["to_play"]],
+            passes=int(view["passes"]), ply=int(view["ply"]),
+            winners=[int(x) for x in view["winners"]] if over else [],
+        )
         stock_n = int(view["stock"])
     except RulesError:
         raise

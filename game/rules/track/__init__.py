@@ -9,6 +9,8 @@ Library use::
     state, events = RULES.start({"rules": "classic", "seats": 4}, seed=7)  # or new_game()
     seat = RULES.to_move(state)                 # None once over
     plays = RULES.legal_plays(state)            # Play objects; str(play) is the token
+    RULES.legal_tokens(state)                   # the tokens, fast (a Play never == a str)
+    plays[0].parts[0].kind, plays[0].bumps      # named: Part(kind, peg, frm, to, n), Bump
     state, events = RULES.apply(state, seat, "5:a12+5")   # a token or a Play
     RULES.view(state, seat); RULES.filter_events(events, seat)
     RULES.determinize(view, seed); RULES.outcome(state)
@@ -20,8 +22,17 @@ do not mutate it) and ``engine.apply_play(state, seat, play, events=False)`` for
 from that list (no legality check).
 """
 
-from game.rules.track.engine import Play, TrackState
+from game.rules.track.engine import Bump, Part, Play, TrackState
 from game.rules.track.notation import format_position, parse_position
 from game.rules.track.rules import RULES, TrackRules
 
-__all__ = ["RULES", "Play", "TrackRules", "TrackState", "format_position", "parse_position"]
+__all__ = [
+    "RULES",
+    "Bump",
+    "Part",
+    "Play",
+    "TrackRules",
+    "TrackState",
+    "format_position",
+    "parse_position",
+]

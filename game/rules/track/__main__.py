@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn, TextIO
 
 from game.rules.api import RulesError
 from game.rules.cards import Rng
@@ -45,12 +45,16 @@ def _parser() -> _Parser:
     pl.add_argument("--no-seven", action="store_true", help="seven_to_partner off")
     pl.add_argument("--events", action="store_true", help="also print each play's events")
     pl.add_argument("--positions", action="store_true", help="also print each position")
+    sub.add_parser("replay", help="check a game record and print it move by move").add_argument(
+        "file")
     return p
 
 
 def _run(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     out = sys.stdout
+    if args.cmd == "replay":
+        return replay_file(args.file, out)
     if args.cmd == "legal":
         s = RULES.parse_position(args.position)
         for tok in RULES.legal_tokens(s):
@@ -66,7 +70,7 @@ def _run(argv: list[str]) -> int:
         for e in events:
             print(json.dumps(e, separators=(",", ":")), file=out)
         return 0
-    config: dict = {"rules": args.rules, "seats": args.seats}
+    config: dict[str, Any] = {"rules": args.rules, "seats": args.seats}
     if args.mode:
         config["mode"] = args.mode
     if args.teams is not None:
@@ -106,6 +110,82 @@ def main(argv: list[str] | None = None) -> int:
         msg = " ".join(str(e).split())
         print(f"error: {type(e).__name__}: {msg}", file=sys.stderr)
         return 2
+
+
+def replay_file(path: str, out: TextIO) -> int:
+    """``replay FILE``: check a game record (docs/record.md) by replaying it, then print it
+    move by move in words (whose turn, the card, what moved)."""
+    from game.rules.record import read_record, steps
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as err:
+        raise RulesError(f"cannot read {path}: {err}") from None
+    rec, _final = read_record(text)
+    if rec.game != "track":
+        raise RulesError(f"{path} is a record of the {rec.game} game: use "
+                         f"python -m game.rules.{rec.game} replay")
+    names = ("Red", "Blue", "Yellow", "Green", "Orange", "Sky", "Purple", "White")
+    ranks = {0: "joker", 1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}
+
+    def col(c: int) -> str:
+        return names[c % len(names)]
+
+    def where(v: Any) -> str:
+        if v == "s":
+            return "start"
+        if isinstance(v, str):
+            return f"home {v[1:]}"
+        return f"hole {v}"
+
+    def who(seat: int) -> str:
+        s = rec.seats[seat]
+        return f"{col(seat)} ({s.name or s.level})"
+
+    conf = rec.config
+    print(f"Track game, {conf['rules']} rules, {len(rec.seats)} seats ({conf['mode']}), "
+          f"seed {rec.seed}{', ' + rec.date if rec.date else ''}", file=out)
+    for st in steps(rec):
+        bits: list[str] = []
+        card = ""
+        for e in st.events:
+            t = e["type"]
+            if t == "play":
+                r = e["card"] >> 2
+                card = "the joker" if r == 0 else \
+                    f"{'an' if r in (1, 8) else 'a'} {ranks.get(r, str(r))}"
+            elif t == "discard":
+                bits.append("discards it (nothing can move)")
+            elif t == "come_out":
+                bits.append(f"brings a {col(e['colour'])} peg out to hole {e['to']}")
+            elif t == "move":
+                how = "jumps" if e["jump"] else "back" if e["backward"] else "forward"
+                steps_ = "" if e["jump"] else f" {e['steps']}"
+                bits.append(f"{col(e['colour'])} {where(e['from'])} -> {where(e['to'])} "
+                            f"({how}{steps_})")
+            elif t == "bump":
+                bits.append(f"bumps {col(e['colour'])} from hole {e['from']} to "
+                            f"{where(e['to'])}")
+            elif t == "trade":
+                bits.append(f"{col(e['colour'])} hole {e['from']} trades with "
+                            f"{col(e['other_colour'])} on hole {e['to']}")
+            elif t == "fold":
+                bits.append(f"{col(e['seat'])} cannot play and folds")
+            elif t == "reshuffle":
+                bits.append("the discards are shuffled into a new pile")
+            elif t == "game_over":
+                won = ", ".join(who(w) for w in e["winners"])
+                extra = f" in {e['turns']} turns" if "turns" in e else ""
+                bits.append(f"game over: {won} win{extra}")
+        by = "" if st.play.by == ("person" if rec.seats[st.play.seat].kind == "person"
+                                  else "cpu") else f" [{st.play.by}]"
+        print(f"{st.play.n}. {who(st.play.seat)}{by} plays {card} ({st.play.token}): "
+              + "; ".join(bits), file=out)
+    won = "unfinished" if rec.result == "*" else "won by " + ", ".join(
+        who(int(w)) for w in rec.result.split(","))
+    print(f"Result: {won} after {len(rec.plays)} plays", file=out)
+    return 0
 
 
 if __name__ == "__main__":

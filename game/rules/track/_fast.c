@@ -5,7 +5,8 @@
  * apply(state, seat, play)   -> new TrackState (the events=False path of engine.apply_play).
  * tees_continue(state, after)   engine._tees_continue(state, after, None), in place.
  * Config(cfg)                -> the C copy of an engine.Cfg (stored in cfg.fast).
- * setup(Play, TrackState, RulesError)  called once by engine.py.
+ * setup(Play, TrackState, RulesError, Part, Bump)  called once by engine.py (Part and Bump:
+ *                               engine's NamedTuples, which the parts and bumps of a Play are).
  *
  * Pure: no I/O, clocks or randomness; the shuffle is SplitMix64 exactly as cards.Rng.
  * Every size and value read from Python is checked: bad input raises, never crashes.
@@ -32,6 +33,8 @@ enum { TEES = 0, CLASSIC = 1, TEAM = 2 };
 /* registered Python types and slot offsets                                                    */
 
 static PyTypeObject *PlayType = NULL;
+static PyTypeObject *PartType = NULL; /* engine.Part: a tuple subclass (a NamedTuple) */
+static PyTypeObject *BumpType = NULL; /* engine.Bump */
 static PyTypeObject *StateType = NULL;
 static PyObject *RulesErrorObj = NULL;
 static PyObject *KindStr[128];
@@ -1286,9 +1289,20 @@ static void PlayList_dealloc(PlayList *self)
     PyObject_Free(self);
 }
 
+/* A new instance of a NamedTuple type (a tuple subclass without a __dict__, checked by setup)
+   with room for n items, all NULL until set. The caller fills it with ints and strings only,
+   so it can be in no cycle: it is untracked at once, as `untracked` does for tuples. */
+static PyObject *new_named(PyTypeObject *type, Py_ssize_t n)
+{
+    PyObject *t = type->tp_alloc(type, n);
+    if (t != NULL && PyObject_GC_IsTracked(t))
+        PyObject_GC_UnTrack(t);
+    return t;
+}
+
 static PyObject *make_part(const CPart *p)
 {
-    PyObject *t = untracked(PyTuple_New(5));
+    PyObject *t = new_named(PartType, 5);
     if (t == NULL)
         return NULL;
     PyObject *k = KindStr[(unsigned char)p->kind & 127];
@@ -1312,7 +1326,7 @@ static PyObject *make_bumps(const CBump *b, int nb)
     if (t == NULL)
         return NULL;
     for (int i = 0; i < nb; i++) {
-        PyObject *e = untracked(PyTuple_New(3));
+        PyObject *e = new_named(BumpType, 3);
         if (e == NULL) {
             Py_DECREF(t);
             return NULL;
@@ -2430,9 +2444,19 @@ static int find_offsets(PyTypeObject *type, const char **names, int n, Py_ssize_
 
 static PyObject *fast_setup(PyObject *mod, PyObject *args)
 {
-    PyObject *play, *state, *err;
-    if (!PyArg_ParseTuple(args, "O!O!O:setup", &PyType_Type, &play, &PyType_Type, &state, &err))
+    PyObject *play, *state, *err, *part, *bump;
+    if (!PyArg_ParseTuple(args, "O!O!OO!O!:setup", &PyType_Type, &play, &PyType_Type, &state,
+                          &err, &PyType_Type, &part, &PyType_Type, &bump))
         return NULL;
+    PyTypeObject *named[2] = {(PyTypeObject *)part, (PyTypeObject *)bump};
+    for (int i = 0; i < 2; i++)
+        if (!PyType_IsSubtype(named[i], &PyTuple_Type) ||
+            named[i]->tp_basicsize != PyTuple_Type.tp_basicsize ||
+            named[i]->tp_itemsize != PyTuple_Type.tp_itemsize) {
+            PyErr_Format(PyExc_TypeError, "%s must be a NamedTuple (a tuple with no __dict__)",
+                         named[i]->tp_name);
+            return NULL;
+        }
     Py_ssize_t po[P_NSLOTS], so[S_NSLOTS];
     if (find_offsets((PyTypeObject *)play, PlaySlots, P_NSLOTS, po) < 0 ||
         find_offsets((PyTypeObject *)state, StateSlots, S_NSLOTS, so) < 0)
@@ -2445,11 +2469,15 @@ static PyObject *fast_setup(PyObject *mod, PyObject *args)
     Py_XSETREF(StateType, (PyTypeObject *)state);
     Py_INCREF(err);
     Py_XSETREF(RulesErrorObj, err);
+    Py_INCREF(part);
+    Py_XSETREF(PartType, (PyTypeObject *)part);
+    Py_INCREF(bump);
+    Py_XSETREF(BumpType, (PyTypeObject *)bump);
     Py_RETURN_NONE;
 }
 
 static PyMethodDef fast_methods[] = {
-    {"setup", fast_setup, METH_VARARGS, "setup(Play, TrackState, RulesError)"},
+    {"setup", fast_setup, METH_VARARGS, "setup(Play, TrackState, RulesError, Part, Bump)"},
     {"legal", fast_legal, METH_O, "legal(state) -> PlayList"},
     {"apply", (PyCFunction)(void (*)(void))fast_apply, METH_FASTCALL,
      "apply(state, seat, play) -> new state (no events)"},
@@ -2487,7 +2515,7 @@ PyMODINIT_FUNC PyInit__fast(void)
     PyObject *m = PyModule_Create(&fast_module);
     if (m == NULL)
         return NULL;
-    if (PyModule_AddIntConstant(m, "API", 1) < 0)
+    if (PyModule_AddIntConstant(m, "API", 2) < 0)
         return NULL;
     Py_INCREF(&FCfgType);
     if (PyModule_AddObject(m, "Config", (PyObject *)&FCfgType) < 0)

@@ -5,8 +5,8 @@ Design for speed: a peg location is one ``int`` (``START`` = -1, ring hole ``0..
 call the generator builds a ring occupancy list and per-colour bitmasks (ring and home) and
 checks paths against precomputed path masks, so a move test is a couple of ``&``.
 
-Everything here is pure: no clocks, files or ``random``; shuffles use :class:`cards.Rng` whose
-state is stored in the game state.
+Everything here is pure: no clocks, files or ``random``; shuffles use :func:`cards.shuffle` whose
+generator state is stored in the game state.
 
 An optional C core (``_fast.c``, built by ``pip install -e .`` where a C compiler exists)
 serves :func:`gen_legal`, ``apply_play(..., events=False)`` and the tees deals and folds when
@@ -18,21 +18,31 @@ read-only sequence of :class:`Play` (built on demand) rather than a ``list``.
 
 from __future__ import annotations
 
+import importlib
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol, cast
 
 from game.rules.api import ConfigError, RulesError
-from game.rules.cards import JOKER, Rng, make_deck
+from game.rules.cards import JOKER, make_deck, seed_state, shuffle
+from game.rules.fields import CACHE, SHARE, UNKEYED, derive, spec
 from game.rules.track.board import PEGS, Board
 
-_FAST_API = 1  # the interface version this file expects of the C core
-try:  # the optional C core (game/rules/track/_fast.c); the Python code below is the reference
-    from game.rules.track import _fast
+_FAST_API = 2  # the interface version this file expects of the C core
+_fast: Any  # the optional C core (game/rules/track/_fast.c, no stubs); None when not built
+try:  # the Python code below is the reference
+    _fast = importlib.import_module("game.rules.track._fast")
 except ImportError:  # not built: the Python engine runs
     _fast = None
+#: Why a C core that is there is not used (None when it is used, or simply not built).
+FAST_STALE: str | None = None
 if _fast is not None and getattr(_fast, "API", None) != _FAST_API:
-    _fast = None  # a build of another version of _fast.c: not used
+    # a build of another version of _fast.c: not used
+    FAST_STALE = (f"the built C core has interface {getattr(_fast, 'API', None)!r}, this engine "
+                  f"needs {_FAST_API}: rebuild it (pip install -e . or python setup.py "
+                  "build_ext --inplace)")
+    _fast = None
 
 FAST = False  # True while the C core serves gen_legal / apply_play(events=False)
 
@@ -142,6 +152,7 @@ class Cfg:
         "fwd",
         "inspot",
         "jokers",
+        "key",
         "mode",
         "n",
         "nteams",
@@ -153,8 +164,29 @@ class Cfg:
         "teams",
     )
 
+    conf: dict[str, Any]
+    key: tuple[Any, ...]
+    rules: int
+    n: int
+    mode: str
+    nteams: int
+    jokers: bool
+    seven: bool
+    R: int
+    inspot: tuple[int, ...]
+    comeout: tuple[int, ...]
+    team_of: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...]
+    teamcols: tuple[tuple[int, ...], ...]
+    partners: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    fwd: tuple[tuple[int, ...], ...]  # [hole][k]: ring mask of the k holes ahead
+    bwd: tuple[tuple[int, ...], ...]  # [hole][k]: ring mask of the k holes behind
+    fast: Any  # the C core's copy (_fast.Config), None without it
+
     def __init__(self, conf: dict[str, Any]) -> None:
         self.conf = conf
+        self.key = tuple(conf[k] for k in _CONFIG_KEYS)  # what a state's key starts with
         self.rules = RULE_NAMES.index(conf["rules"])
         n = self.n = conf["seats"]
         self.mode = conf["mode"]
@@ -201,12 +233,12 @@ class Cfg:
         self.bwd = tuple(bwd)
         self.fast = None if _fast is None else _fast.Config(self)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[Mapping[str, Any]], Cfg], tuple[dict[str, Any]]]:
         # pickled and copied as its config (the tables, and the C core's copy, are rebuilt)
         return (make_cfg, (self.conf,))
 
 
-_CFG_CACHE: dict[tuple, Cfg] = {}
+_CFG_CACHE: dict[tuple[Any, ...], Cfg] = {}
 
 
 def make_cfg(config: Mapping[str, Any]) -> Cfg:
@@ -239,7 +271,65 @@ def loc_event(loc: int) -> int | str:
     return loc
 
 
-def _part_text(part: tuple[str, int, int, int, int]) -> str:
+class Part(NamedTuple):
+    """One part of a play, by name (python-chess's ``Move`` is the model); still a 5-tuple
+    ``(kind, peg, frm, to, n)``, so it unpacks and compares like one.
+
+    ``kind``: ``"o"`` come out, ``"f"`` forward ``n``, ``"b"`` backward ``n``, ``"j"`` joker
+    jump, ``"t"`` Jack trade (tees; ``n`` is the other peg), ``"x"`` discard (the play's only
+    part: ``peg`` -1, the rest 0). ``peg``: the peg id ``colour * 5 + i``. ``frm``/``to``: its
+    locations before and after (``START`` -1, ring hole, ``HOME0 + k`` for home ``k``).
+    """
+
+    kind: str
+    peg: int
+    frm: int
+    to: int
+    n: int
+
+    @property
+    def colour(self) -> int:
+        """The colour (seat) of the moved peg; -1 for a discard."""
+        return self.peg // PEGS if self.peg >= 0 else -1
+
+    @property
+    def steps(self) -> int:
+        """Holes walked: ``n`` for a forward or backward part, else 0."""
+        return self.n if self.kind in ("f", "b") else 0
+
+    @property
+    def other(self) -> int:
+        """The peg a Jack trade swaps with; -1 for every other kind."""
+        return self.n if self.kind == "t" else -1
+
+    @property
+    def is_discard(self) -> bool:
+        return self.kind == "x"
+
+
+class Bump(NamedTuple):
+    """A peg a part bumped: ``peg`` goes from ``frm`` to ``to`` (``START``, or a partner's
+    in-spot in a classic/team chain). Still a 3-tuple ``(peg, frm, to)``."""
+
+    peg: int
+    frm: int
+    to: int
+
+
+Bumps = tuple[Bump, ...]  # the bumps of one part
+Cand = tuple[Part, Bumps]  # a candidate part and its bumps (split generation)
+Mover = tuple[int, int]  # (location, peg id) of a peg that may move
+MInfo = tuple[int, int, int, "tuple[int, ...] | None", int, int]  # see _minfo
+Entry = tuple[int, int, int, int, int, list[Cand]]  # see _splits
+BoardLists = tuple[list[int], list[int], list[int]]  # (ring occupancy, ring masks, home masks)
+Event = dict[str, Any]
+
+
+class _HasTokens(Protocol):
+    def tokens(self) -> list[str]: ...
+
+
+def _part_text(part: Part) -> str:
     kind, pid, frm, to, n = part
     c = COLOURS[pid // PEGS]
     if kind == "o":
@@ -258,20 +348,27 @@ def _part_text(part: tuple[str, int, int, int, int]) -> str:
 class Play:
     """One complete play: a card and everything it moves. ``str(play)`` is its token.
 
-    ``parts``: tuple of ``(kind, peg, from, to, n)`` with kind ``o`` (come out), ``f``
-    (forward ``n``), ``b`` (backward ``n``), ``j`` (joker jump), ``t`` (Jack trade; ``n`` is
-    the other peg), ``x`` (discard). ``bumps``: per part, the pegs it bumped, as
-    ``(peg, from, to)`` in order. ``last``: a tees last-resort landing on a partner.
+    ``rank``: the card's rank (0 joker, 1..13). ``parts``: a tuple of one or two :class:`Part`.
+    ``bumps``: per part, a tuple of the :class:`Bump` it caused, in order. ``last``: a tees
+    last-resort landing on a partner. A play equals another play of the same token and never
+    a string (``str(play) == token`` compares tokens); it hashes as its token.
     """
 
     __slots__ = ("_tok", "bumps", "last", "parts", "rank")
 
-    def __init__(self, rank: int, parts: tuple, bumps: tuple = ((),), last: bool = False) -> None:
+    rank: int
+    parts: tuple[Part, ...]
+    bumps: tuple[tuple[Bump, ...], ...]
+    last: bool
+    _tok: str | None
+
+    def __init__(self, rank: int, parts: tuple[Part, ...],
+                 bumps: tuple[tuple[Bump, ...], ...] = ((),), last: bool = False) -> None:
         self.rank = rank
         self.parts = parts
         self.bumps = bumps
         self.last = last
-        self._tok: str | None = None
+        self._tok = None
 
     @property
     def token(self) -> str:
@@ -289,8 +386,6 @@ class Play:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Play):
             return self.token == other.token
-        if isinstance(other, str):
-            return self.token == other
         return NotImplemented
 
     def __hash__(self) -> int:
@@ -298,60 +393,48 @@ class Play:
 
     @property
     def is_discard(self) -> bool:
-        return self.parts[0][0] == "x"
+        return self.parts[0].kind == "x"
 
 
 # --------------------------------------------------------------------------------------------
 # State
 
 
+@dataclass(slots=True, kw_only=True, eq=False, repr=False)
 class TrackState:
-    """A full game state. Treat as immutable: the engine builds new states, never edits one."""
+    """A full game state. Treat as immutable: the engine builds new states, never edits one.
 
-    __slots__ = ("_board", "_legal", "cfg", "dealer", "discards", "hands", "idle", "nplays", "pegs",
-                 "pile", "rng", "round", "seed", "turn", "winner")
+    The fields below are the one list of what a state holds: ``copy``, ``key`` and pickling
+    derive from it (:mod:`game.rules.fields`); the C core reads and writes the same slots by
+    name."""
 
-    cfg: Cfg
-    seed: Any
-    pegs: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]
-    pile: tuple[int, ...]  # draw pile (tees: the undealt rest of the deck); top is the end
-    discards: tuple[int, ...]
-    rng: int
-    turn: int  # seat to move, -1 when over
-    dealer: int
-    round: int  # tees: rounds dealt from the current deck
-    nplays: int
-    winner: int  # winning team, -1 while playing
-    idle: int  # tees: deals in a row without a play (deadlock guard)
-    _legal: Sequence[Play] | None  # a list, or the C core's PlayList
-    _board: tuple[list[int], list[int], list[int]] | None  # (occ, ring masks, home masks)
+    cfg: Cfg = field(metadata=spec(key="*{}.key"))  # the key starts with its config
+    seed: int | str = field(metadata=SHARE)
+    pegs: tuple[int, ...] = field(metadata=SHARE)  # peg id colour * 5 + i -> location
+    hands: tuple[tuple[int, ...], ...] = field(metadata=SHARE)  # per seat, sorted
+    pile: tuple[int, ...] = field(metadata=SHARE)  # draw pile (tees: the undealt rest); top last
+    discards: tuple[int, ...] = field(metadata=SHARE)
+    rng: int = field(metadata=SHARE)  # the generator state (cards.splitmix64)
+    turn: int = field(metadata=SHARE)  # seat to move, -1 when over
+    dealer: int = field(metadata=SHARE)
+    round: int = field(metadata=SHARE)  # tees: rounds dealt from the current deck
+    nplays: int = field(metadata=SHARE)
+    winner: int = field(metadata=SHARE)  # winning team, -1 while playing
+    idle: int = field(metadata=UNKEYED)  # tees: deals in a row without a play (deadlock guard)
+    # caches, None in every new state and copy: the legal plays (a list, or the C core's
+    # PlayList) and the board (ring occupancy, per-colour ring masks, home masks)
+    _legal: Sequence[Play] | None = field(default=None, init=False, metadata=CACHE)
+    _board: tuple[list[int], list[int], list[int]] | None = field(
+        default=None, init=False, metadata=CACHE)
 
     def copy(self) -> TrackState:
-        s = TrackState.__new__(TrackState)
-        s.cfg = self.cfg
-        s.seed = self.seed
-        s.pegs = self.pegs
-        s.hands = self.hands
-        s.pile = self.pile
-        s.discards = self.discards
-        s.rng = self.rng
-        s.turn = self.turn
-        s.dealer = self.dealer
-        s.round = self.round
-        s.nplays = self.nplays
-        s.winner = self.winner
-        s.idle = self.idle
-        s._legal = None
-        s._board = None
-        return s
+        """The same state with the caches cleared (the engine then changes the copy)."""
+        return _STATE.copy(self)
 
-    def key(self) -> tuple:
-        """Everything that defines the state (for equality checks in tests and replays)."""
-        return (self.cfg.conf["rules"], self.cfg.n, self.cfg.mode, self.cfg.nteams,
-                self.cfg.jokers, self.cfg.seven, self.seed, self.pegs, self.hands, self.pile,
-                self.discards, self.rng, self.turn, self.dealer, self.round, self.nplays,
-                self.winner)
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the state (for equality checks in tests and replays): the
+        config, then every field but ``idle``."""
+        return _STATE.key(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TrackState) and self.key() == other.key()
@@ -359,18 +442,27 @@ class TrackState:
     def __hash__(self) -> int:
         return hash(self.key())
 
+    def __getstate__(self) -> tuple[Any, ...]:
+        return _STATE.getstate(self)
+
+    def __setstate__(self, values: tuple[Any, ...]) -> None:
+        _STATE.setstate(self, values)
+
     def __repr__(self) -> str:
         from game.rules.track.notation import format_position
 
         return f"TrackState({format_position(self)!r})"
 
 
-def done(pegs: tuple[int, ...] | list[int], c: int) -> bool:
+_STATE = derive(TrackState)
+
+
+def done(pegs: Sequence[int], c: int) -> bool:
     b = c * PEGS
     return min(pegs[b:b + PEGS]) >= HOME0
 
 
-def controlled(cfg: Cfg, seat: int, pegs: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+def controlled(cfg: Cfg, seat: int, pegs: Sequence[int]) -> tuple[int, ...]:
     """The colours ``seat`` moves now."""
     if cfg.rules == TEAM:
         return cfg.teamcols[seat]
@@ -382,7 +474,7 @@ def controlled(cfg: Cfg, seat: int, pegs: tuple[int, ...] | list[int]) -> tuple[
     return ()
 
 
-def _boards(cfg: Cfg, pegs: tuple[int, ...] | list[int]) -> tuple[list[int], list[int], list[int]]:
+def _boards(cfg: Cfg, pegs: Sequence[int]) -> BoardLists:
     occ = [-1] * cfg.R
     rm = [0] * cfg.n
     hm = [0] * cfg.n
@@ -405,7 +497,7 @@ def board(st: TrackState) -> tuple[list[int], list[int], list[int]]:
 
 
 def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int, to: int,
-        bumps: tuple) -> None:
+        bumps: Bumps) -> None:
     """Move ``pid`` to ``to`` and apply its bumps, updating every board list in place."""
     moved = [(q, qf, qt) for q, qf, qt in bumps]
     moved.append((pid, pegs[pid], to))
@@ -428,7 +520,7 @@ def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int,
 
 
 def _board_after(pegs: tuple[int, ...] | list[int], occ: list[int], rm: list[int],
-                 hm: list[int], pid: int, to: int, bumps: tuple
+                 hm: list[int], pid: int, to: int, bumps: Bumps
                  ) -> tuple[list[int], list[int], list[int]]:
     """``(occ, rm, hm)`` of a copy of the board after ``pid`` moves to ``to`` with ``bumps``
     (the board a split's second part is found on); the arguments are not changed."""
@@ -440,7 +532,7 @@ def _board_after(pegs: tuple[int, ...] | list[int], occ: list[int], rm: list[int
     return o2, r2, h2
 
 
-def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> tuple | None:
+def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> Bumps | None:
     """Bumps caused by peg ``pid`` landing on ring hole ``x`` (classic/team), or None if illegal."""
     q = occ[x]
     if q < 0 or q == pid:
@@ -451,10 +543,10 @@ def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> tuple | None:
         return None
     team_of = cfg.team_of
     if team_of[cq] != team_of[c]:
-        return ((q, x, START),)
+        return (Bump(q, x, START),)
     inspot = cfg.inspot
     t = inspot[cq]
-    bumps = [(q, x, t)]
+    bumps = [Bump(q, x, t)]
     visited = {x}
     while True:
         if t in visited:
@@ -466,11 +558,11 @@ def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> tuple | None:
         if cr == cq:
             return None
         if team_of[cr] != team_of[cq]:
-            bumps.append((r, t, START))
+            bumps.append(Bump(r, t, START))
             return tuple(bumps)
         visited.add(t)
         nt = inspot[cr]
-        bumps.append((r, t, nt))
+        bumps.append(Bump(r, t, nt))
         cq = cr
         t = nt
 
@@ -493,7 +585,8 @@ def _fwd_ct(cfg: Cfg, c: int, loc: int, n: int, rm: list[int], hm: list[int]) ->
     return out
 
 
-def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]) -> tuple[list, list]:
+def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]
+            ) -> tuple[list[Mover], list[int]]:
     """(sorted (loc, pid) of pegs out of start that might move, first start peg per colour)."""
     movers = []
     starts = []
@@ -518,13 +611,13 @@ _NOB2 = ((), ())
 _LOW = tuple((1 << k) - 1 for k in range(14))
 
 
-def _minfo(cfg: Cfg, movers: list, rm: list[int]) -> list[tuple]:
+def _minfo(cfg: Cfg, movers: list[Mover], rm: list[int]) -> list[MInfo]:
     """Per mover: (loc, pid, colour, forward path masks or None in home, own ring mask,
     holes to the own in-spot)."""
     R = cfg.R
     fwdt = cfg.fwd
     inspot = cfg.inspot
-    out = []
+    out: list[MInfo] = []
     for loc, pid in movers:
         c = pid // PEGS
         if loc >= HOME0:
@@ -537,8 +630,8 @@ def _minfo(cfg: Cfg, movers: list, rm: list[int]) -> list[tuple]:
     return out
 
 
-def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list, occ: list[int], hm: list[int],
-               app: Any) -> None:
+def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list[MInfo], occ: list[int], hm: list[int],
+               app: Callable[[Play], None]) -> None:
     """Append every single forward-``n`` play (classic/team) of the movers."""
     R = cfg.R
     low = _LOW
@@ -546,20 +639,20 @@ def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list, occ: list[int], hm: list[i
         if f is None:
             k = loc - HOME0
             if k + n <= 5 and not (hm[c] >> k) & low[n]:
-                app(Play(r, (("f", pid, loc, loc + n, n),), _NOB))
+                app(Play(r, (Part("f", pid, loc, loc + n, n),), _NOB))
             continue
         if not f[n] & own:
             x = loc + n
             if x >= R:
                 x -= R
             if occ[x] < 0:
-                app(Play(r, (("f", pid, loc, x, n),), _NOB))
+                app(Play(r, (Part("f", pid, loc, x, n),), _NOB))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app(Play(r, (("f", pid, loc, x, n),), (b,)))
+                    app(Play(r, (Part("f", pid, loc, x, n),), (b,)))
         if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
-            app(Play(r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
+            app(Play(r, (Part("f", pid, loc, HOME0 + n - d, n),), _NOB))
 
 
 def _turn_board(st: TrackState) -> tuple[Cfg, int, tuple[int, ...], list[int], list[int],
@@ -617,7 +710,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                         continue
                     b = _land(cfg, pid, x, occ)
                     if b is not None:
-                        jk.append(Play(0, (("j", pid, loc, x, 0),), (b,)))
+                        jk.append(Play(0, (Part("j", pid, loc, x, 0),), (b,)))
             continue
         if r == 1 or r >= 11:
             for pid in starts:
@@ -626,11 +719,11 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                 if (rm[c] >> o) & 1:
                     continue
                 if occ[o] < 0:
-                    app(Play(r, (("o", pid, START, o, 0),), _NOB))
+                    app(Play(r, (Part("o", pid, START, o, 0),), _NOB))
                 else:
                     b = _land(cfg, pid, o, occ)
                     if b is not None:
-                        app(Play(r, (("o", pid, START, o, 0),), (b,)))
+                        app(Play(r, (Part("o", pid, START, o, 0),), (b,)))
         if r == 8:
             bwdt = cfg.bwd
             for loc, pid in movers:
@@ -643,7 +736,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                     x += R
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app(Play(8, (("b", pid, loc, x, 8),), (b,)))
+                    app(Play(8, (Part("b", pid, loc, x, 8),), (b,)))
             continue
         if minfo is None:
             minfo = _minfo(cfg, movers, rm)
@@ -656,18 +749,18 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
         elif r == 9 and team and split_ok:
             _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")), normal)
     if want_all:
-        discards = [Play(r, (("x", -1, 0, 0, 0),)) for r in ranks]
+        discards = [Play(r, (Part("x", -1, 0, 0, 0),)) for r in ranks]
         return normal, jk, discards
     if normal:
         if jk:
             normal.extend(jk)
         return normal
-    jk.extend(Play(r, (("x", -1, 0, 0, 0),)) for r in ranks)
+    jk.extend(Play(r, (Part("x", -1, 0, 0, 0),)) for r in ranks)
     return jk
 
 
 def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: list[int],
-           occ: list[int]) -> list[tuple[int, tuple]]:
+           occ: list[int]) -> list[tuple[int, Bumps]]:
     """(to, bumps) of one split part (classic/team)."""
     out = []
     if kind == "f":
@@ -692,18 +785,18 @@ def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: l
 
 
 def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[int],
-             hm: list[int]) -> list[list[tuple]]:
+             hm: list[int]) -> list[list[Cand]]:
     """Forward parts of one peg for every count 1..top (classic/team), index = count:
     lists of ``(part, bumps)``, ring destination before home, as :func:`_dests` gives."""
     c = pid // PEGS
-    out: list[list[tuple]] = [[] for _ in range(top + 1)]
+    out: list[list[Cand]] = [[] for _ in range(top + 1)]
     h = hm[c]
     if loc >= HOME0:
         k = loc - HOME0
         for a in range(1, min(top, 5 - k) + 1):
             if (h >> (k + a - 1)) & 1:
                 break
-            out[a].append((("f", pid, loc, loc + a, a), ()))
+            out[a].append((Part("f", pid, loc, loc + a, a), ()))
         return out
     R = cfg.R
     f = cfg.fwd[loc]
@@ -722,25 +815,25 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
             if (own >> x) & 1:
                 ring_ok = False
             elif occ[x] < 0:
-                lst.append((("f", pid, loc, x, a), ()))
+                lst.append((Part("f", pid, loc, x, a), ()))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    lst.append((("f", pid, loc, x, a), b))
+                    lst.append((Part("f", pid, loc, x, a), b))
         if home_ok and a > d:
             k = a - d
             if k > 5 or (h >> (k - 1)) & 1:
                 home_ok = False
             else:
-                lst.append((("f", pid, loc, HOME0 + k, a), ()))
+                lst.append((Part("f", pid, loc, HOME0 + k, a), ()))
     return out
 
 
 def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[int]
-             ) -> list[list[tuple]]:
+             ) -> list[list[Cand]]:
     """Backward parts of one ring peg for every count 1..top (classic/team), index = count:
     lists of ``(part, bumps)`` as :func:`_dests` gives them."""
-    out: list[list[tuple]] = [[] for _ in range(top + 1)]
+    out: list[list[Cand]] = [[] for _ in range(top + 1)]
     R = cfg.R
     own = rm[pid // PEGS]
     for a in range(1, top + 1):
@@ -750,15 +843,15 @@ def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         if (own >> x) & 1:
             break  # an own peg blocks this count and every longer one
         if occ[x] < 0:
-            out[a].append((("b", pid, loc, x, a), ()))
+            out[a].append((Part("b", pid, loc, x, a), ()))
         else:
             b = _land(cfg, pid, x, occ)
             if b is not None:
-                out[a].append((("b", pid, loc, x, a), b))
+                out[a].append((Part("b", pid, loc, x, a), b))
     return out
 
 
-def _touched(cfg: Cfg, frm: int, to: int, bumps: tuple) -> int:
+def _touched(cfg: Cfg, frm: int, to: int, bumps: Bumps) -> int:
     """Ring holes whose occupant a part changed (mask)."""
     m = 0
     if 0 <= frm < HOME0:
@@ -772,9 +865,9 @@ def _touched(cfg: Cfg, frm: int, to: int, bumps: tuple) -> int:
     return m
 
 
-def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list,
-                   cols1: tuple[int, ...], recolour: bool, pid1: int, to1: int, b1: tuple
-                   ) -> list:
+def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list[Mover],
+                   cols1: tuple[int, ...], recolour: bool, pid1: int, to1: int, b1: Bumps
+                   ) -> list[Mover]:
     """The ``(loc, pid)`` that may make a split's second part after the first part moved
     ``pid1`` to ``to1`` with bumps ``b1``: the colours moved may change (seven to partner,
     ``recolour``) and bumped pegs moved; otherwise the same movers less the first peg."""
@@ -794,8 +887,8 @@ def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list,
 
 
 def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
-                     hm: list[int], movers: list, cols1: tuple[int, ...], recolour: bool,
-                     total: int, pid1: int, part1: tuple, b1: tuple, k2: str, rest: int,
+                     hm: list[int], movers: list[Mover], cols1: tuple[int, ...], recolour: bool,
+                     total: int, pid1: int, part1: Part, b1: Bumps, k2: str, rest: int,
                      out: list[Play]) -> None:
     """Every split of ``total`` starting with ``part1`` (bumps ``b1``), the second part of
     kind ``k2`` and count ``rest`` generated on the board left by the first part: the
@@ -808,11 +901,12 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
         if pid2 == pid1:
             continue
         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2):
-            app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
+            app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
 
 
 def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
-                       rm: list[int], hm: list[int], movers: list, out: list[Play]) -> None:
+                       rm: list[int], hm: list[int], movers: list[Mover], out: list[Play]
+                       ) -> None:
     """The 7 splits when every mover is of one colour (every rule set but ``team``): the same
     plays in the same order as :func:`_splits`, cheaper for the few pegs of one colour. A
     first part that bumps, or enters or moves in home (which may also hand the rest of the
@@ -857,12 +951,13 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                         board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                     for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, board2[1], board2[2],
                                           board2[0]):
-                        app(Play(7, (part1, ("f", pid2, loc2, to2, rest)), ((), b2)))
+                        app(Play(7, (part1, Part("f", pid2, loc2, to2, rest)), ((), b2)))
 
 
 def _splits(
 cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
-            hm: list[int], movers: list, total: int, kinds: tuple, out: list[Play]) -> None:
+            hm: list[int], movers: list[Mover], total: int, kinds: tuple[tuple[str, str], ...],
+            out: list[Play]) -> None:
     """Every split of ``total`` (7: forward+forward; team 9: forward+backward either order).
 
     The second part is generated on the board left by the first. To save work, a second part
@@ -895,16 +990,16 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
     # full list is then walked).
     # A backward part of a peg in home never exists and is left out.
     amounts = range(1, total)
-    rows: dict[str, dict[int, list]] = {}
-    ents: dict[str, dict[int, list]] = {}
-    flat: dict[str, list[list]] = {}
-    live: dict[str, list[list]] = {}
+    rows: dict[str, dict[int, list[list[Cand]]]] = {}
+    ents: dict[str, dict[int, list[Entry]]] = {}
+    flat: dict[str, list[list[Entry]]] = {}
+    live: dict[str, list[list[Entry]]] = {}
     idle: dict[str, list[int]] = {}
     for kind in {k for pair in kinds for k in pair}:
         tab = rows[kind] = {}
         ent = ents[kind] = {}
-        fl: list[list] = [[] for _ in range(total)]
-        lv: list[list] = [[] for _ in range(total)]
+        fl: list[list[Entry]] = [[] for _ in range(total)]
+        lv: list[list[Entry]] = [[] for _ in range(total)]
         idl = [0] * total
         flat[kind] = fl
         live[kind] = lv
@@ -928,7 +1023,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                 else:
                     fw = _bwd_all(cfg, pid, loc, total - 1, occ, rm)
             tab[pid] = fw
-            er = ent[pid] = [None]
+            er = ent[pid] = [(pid, c, -1, -1, loc, [])]  # index 0: no count of 0
             for a in amounts:
                 parts = fw[a]
                 if pml is None:
@@ -989,7 +1084,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                                 board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                             for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
                                                   board2[2], board2[0]):
-                                app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
+                                app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
                         continue
                     T = _touched(cfg, loc1, to1, b1)
                     movers2 = _second_movers(cfg, seat, pegs, movers, cols1, recolour, pid1,
@@ -1010,7 +1105,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                             board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
                                               board2[0]):
-                            app(Play(total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
+                            app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
 
 
 def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
@@ -1035,7 +1130,7 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
     hmc = hm[c]
     ranks = _hand_ranks(st.hands[seat])
 
-    def land(r: int, part: tuple, x: int) -> None:
+    def land(r: int, part: Part, x: int) -> None:
         q = occ[x]
         if q < 0:
             normal.append(Play(r, (part,), ((),)))
@@ -1044,14 +1139,14 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
         if cq == c:
             return
         if team_of[cq] == tc:
-            last.append(Play(r, (part,), (((q, x, START),),), True))
+            last.append(Play(r, (part,), ((Bump(q, x, START),),), True))
         else:
-            normal.append(Play(r, (part,), (((q, x, START),),)))
+            normal.append(Play(r, (part,), ((Bump(q, x, START),),)))
 
     for r in ranks:
         if r == 1 or r == 13:
             if starts and not (own >> cout) & 1:
-                land(r, ("o", starts[0], START, cout, 0), cout)
+                land(r, Part("o", starts[0], START, cout, 0), cout)
             if r == 13:
                 continue
         if r == 11:
@@ -1060,46 +1155,46 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
                 if loc >= HOME0:
                     continue
                 for x, q in others:
-                    normal.append(Play(11, (("t", pid, loc, x, q),), ((),)))
+                    normal.append(Play(11, (Part("t", pid, loc, x, q),), ((),)))
             continue
         if r == 3:
             for loc, pid in movers:
                 if loc < HOME0:
                     if (loc - cout) % R < 3 or bwdt[loc][2] & blk:
                         continue
-                    land(3, ("b", pid, loc, (loc - 3) % R, 3), (loc - 3) % R)
+                    land(3, Part("b", pid, loc, (loc - 3) % R, 3), (loc - 3) % R)
                 else:
                     k = loc - HOME0
                     if (hmc >> k) == (_FULL_HOME >> k):
                         continue  # snug
                     if k >= 4:
                         if not (hmc >> (k - 4)) & 7:
-                            normal.append(Play(3, (("b", pid, loc, loc - 3, 3),), ((),)))
+                            normal.append(Play(3, (Part("b", pid, loc, loc - 3, 3),), ((),)))
                         continue
                     if hmc & ((1 << (k - 1)) - 1):
                         continue
                     x = (ins - (3 - k)) % R
                     if bwdt[(ins + 1) % R][3 - k] & blk & ~(1 << x):
                         continue
-                    land(3, ("b", pid, loc, x, 3), x)
+                    land(3, Part("b", pid, loc, x, 3), x)
             continue
         n = 1 if r == 1 else (12 if r == 12 else r)
         for loc, pid in movers:
             if loc >= HOME0:
                 k = loc - HOME0
                 if k + n <= 5 and not (hmc >> k) & ((1 << n) - 1):
-                    normal.append(Play(r, (("f", pid, loc, loc + n, n),), ((),)))
+                    normal.append(Play(r, (Part("f", pid, loc, loc + n, n),), ((),)))
                 continue
             d = (ins - loc) % R
             if n > d:
                 h = n - d
                 if h <= 5 and not fwdt[loc][d] & blk and not hmc & ((1 << h) - 1):
-                    normal.append(Play(r, (("f", pid, loc, HOME0 + h, n),), ((),)))
+                    normal.append(Play(r, (Part("f", pid, loc, HOME0 + h, n),), ((),)))
                 continue
             if fwdt[loc][n - 1] & blk:
                 continue
             x = (loc + n) % R
-            land(r, ("f", pid, loc, x, n), x)
+            land(r, Part("f", pid, loc, x, n), x)
     if want_all:
         return normal, last
     return normal if normal else last
@@ -1122,18 +1217,20 @@ def gen_legal(st: TrackState) -> Sequence[Play]:
     return lg
 
 
+def legal_tokens(st: TrackState) -> list[str]:
+    """The tokens of :func:`gen_legal`, in order (the C core's list writes them without
+    building a play object)."""
+    lg = gen_legal(st)
+    if isinstance(lg, list):
+        return [p.token for p in lg]
+    return cast(_HasTokens, lg).tokens()
+
+
 # --------------------------------------------------------------------------------------------
 # Apply
 
 
-def _shuffle(cards: list[int], rng_state: int) -> int:
-    rng = Rng(0)
-    rng.state = rng_state
-    rng.shuffle(cards)
-    return rng.state
-
-
-def _path(cfg: Cfg, c: int, kind: str, frm: int, to: int, n: int) -> list:
+def _path(cfg: Cfg, c: int, kind: str, frm: int, to: int, n: int) -> list[int | str]:
     R = cfg.R
     if kind == "f":
         if frm >= HOME0:
@@ -1145,7 +1242,7 @@ def _path(cfg: Cfg, c: int, kind: str, frm: int, to: int, n: int) -> list:
         return [(frm + i) % R for i in range(1, n + 1)]
     if kind == "b":
         if frm >= HOME0:
-            out: list = []
+            out: list[int | str] = []
             k = frm - HOME0
             steps = n
             while steps and k > 1:
@@ -1162,7 +1259,7 @@ def _path(cfg: Cfg, c: int, kind: str, frm: int, to: int, n: int) -> list:
     return [to]
 
 
-def _part_events(cfg: Cfg, part: tuple, bumps: tuple, events: list) -> None:
+def _part_events(cfg: Cfg, part: Part, bumps: Bumps, events: list[Event]) -> None:
     kind, pid, frm, to, n = part
     c, i = divmod(pid, PEGS)
     if kind == "t":
@@ -1198,11 +1295,11 @@ def _insert(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return (*hand[:i], card, *hand[i:])
 
 
-def _draw(s: TrackState, seat: int, events: list | None) -> None:
+def _draw(s: TrackState, seat: int, events: list[Event] | None) -> None:
     """``seat`` draws one card (reshuffling the discards into a new pile when needed)."""
     if not s.pile:
         cards = sorted(s.discards)
-        s.rng = _shuffle(cards, s.rng)
+        s.rng = shuffle(cards, s.rng)
         s.pile = tuple(cards)
         s.discards = ()
         if events is not None:
@@ -1218,7 +1315,7 @@ def _draw(s: TrackState, seat: int, events: list | None) -> None:
         events.append({"type": "draw", "seat": seat, "card": card, "pile": len(s.pile)})
 
 
-def _tees_deal(s: TrackState, events: list | None) -> None:
+def _tees_deal(s: TrackState, events: list[Event] | None) -> None:
     cfg = s.cfg
     n = cfg.n
     sched = TEES_ROUNDS[n]
@@ -1226,7 +1323,7 @@ def _tees_deal(s: TrackState, events: list | None) -> None:
         # the deck is used up (a read position may also hold too few cards for the round)
         s.dealer = (s.dealer + 1) % n
         cards = sorted(s.discards + s.pile)
-        s.rng = _shuffle(cards, s.rng)
+        s.rng = shuffle(cards, s.rng)
         s.pile = tuple(cards)
         s.discards = ()
         s.round = 0
@@ -1250,7 +1347,7 @@ def _tees_deal(s: TrackState, events: list | None) -> None:
                        "hands": [list(h) for h in s.hands]})
 
 
-def _tees_continue(s: TrackState, after: int, events: list | None) -> None:
+def _tees_continue(s: TrackState, after: int, events: list[Event] | None) -> None:
     """Find the next seat (clockwise after ``after``) that can play, dealing and folding."""
     if FAST and events is None:
         _fast.tees_continue(s, after)
@@ -1284,30 +1381,18 @@ def _tees_continue(s: TrackState, after: int, events: list | None) -> None:
         after = seat
 
 
-def new_game(config: Mapping[str, Any], seed: Any, events: list | None = None) -> TrackState:
+def new_game(config: Mapping[str, Any], seed: Any, events: list[Event] | None = None) -> TrackState:
     """A fresh game; the opening deal (and tees folds, classic's first draw) are appended to
     ``events`` when a list is given."""
     cfg = make_cfg(config)
     if not isinstance(seed, int | str) or isinstance(seed, bool):
         raise ConfigError(f"a seed must be an int or a str, not {seed!r}")
-    s = TrackState.__new__(TrackState)
-    s.cfg = cfg
-    s.seed = seed
     n = cfg.n
-    s.pegs = (START,) * (PEGS * n)
     deck = sorted(cfg.deck)
-    s.rng = _shuffle(deck, Rng.from_seed(seed).state)
-    s.pile = tuple(deck)
-    s.discards = ()
-    s.hands = ((),) * n
-    s.dealer = n - 1
-    s.round = 0
-    s.nplays = 0
-    s.winner = -1
-    s.idle = 0
-    s.turn = -1
-    s._legal = None
-    s._board = None
+    rng = shuffle(deck, seed_state(seed))
+    s = TrackState(cfg=cfg, seed=seed, pegs=(START,) * (PEGS * n), hands=((),) * n,
+                   pile=tuple(deck), discards=(), rng=rng, turn=-1, dealer=n - 1, round=0,
+                   nplays=0, winner=-1, idle=0)
     if cfg.rules == TEES:
         _tees_continue(s, s.dealer, events)
         return s
@@ -1334,7 +1419,7 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
     if FAST and not events:
         return _fast.apply(st, seat, play), []
     cfg = st.cfg
-    ev: list | None = [] if events else None
+    ev: list[Event] | None = [] if events else None
     s = st.copy()
     card, hand = _take_card(st.hands[seat], play.rank)
     hands = list(st.hands)
@@ -1447,8 +1532,9 @@ def set_fast(on: bool) -> bool:
 
 if _fast is not None:
     try:
-        _fast.setup(Play, TrackState, RulesError)
-    except (TypeError, AttributeError):  # the classes do not match what the build expects
+        _fast.setup(Play, TrackState, RulesError, Part, Bump)
+    except (TypeError, AttributeError) as e:  # the classes do not match what the build expects
+        FAST_STALE = f"the built C core does not fit this engine ({e}): rebuild it"
         _fast = None
     else:
         FAST = True

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 
 from game.rules.api import ConfigError, NotationError, RulesError
-from game.rules.cards import CardError, Rng, card_text, parse_card
+from game.rules.cards import CardError, card_text, parse_card, seed_state
 from game.rules.track.board import PEGS
 from game.rules.track.engine import (
     COLOURS,
@@ -15,6 +15,7 @@ from game.rules.track.engine import (
     START,
     TEES,
     TEES_ROUNDS,
+    Part,
     Play,
     TrackState,
     _tees_continue,
@@ -31,7 +32,10 @@ _PART_RE = re.compile(
 )
 
 
-def parse_token(text: str) -> tuple[int, list[tuple]]:
+TokenPart = tuple[str, int, int, int, bool]  # (kind, colour, loc, n_or_target, to_home)
+
+
+def parse_token(text: str) -> tuple[int, list[TokenPart]]:
     """Read a play token. Returns ``(rank, parts)``; each part is
     ``(kind, colour, loc, n_or_target, to_home)`` with kind ``o f b j t x`` and ``loc`` an
     engine location (``START``, ring hole, ``HOME0 + k``). Raises :class:`NotationError`."""
@@ -48,7 +52,7 @@ def parse_token(text: str) -> tuple[int, list[tuple]]:
     body = m.group(2)
     if body.lower() == "x":
         return rank, [("x", -1, 0, 0, False)]
-    parts = []
+    parts: list[TokenPart] = []
     for ptext in body.split(","):
         pm = _PART_RE.match(ptext.lower())
         if not pm:
@@ -101,7 +105,7 @@ def raw_play(text: str) -> Play:
     """A play object for a readable token that is not (necessarily) legal anywhere."""
     tok = canonical_token(text)
     rank, _ = parse_token(tok)
-    p = Play(rank, (("?", -1, 0, 0, 0),))
+    p = Play(rank, (Part("?", -1, 0, 0, 0),))
     p._tok = tok
     return p
 
@@ -276,8 +280,8 @@ def parse_position(text: str, settle: bool = True) -> TrackState:
     deck = Counter(cfg.deck)
     if hand:
         need_c = Counter(hand)
-        for card, k in need_c.items():
-            if deck[card] < k:
+        for card, copies in need_c.items():
+            if deck[card] < copies:
                 raise NotationError(f"the pack holds only {deck[card]} of {card_text(card)}")
         deck.subtract(need_c)
     total = sum(counts) + pile_n + disc_n
@@ -285,10 +289,6 @@ def parse_position(text: str, settle: bool = True) -> TrackState:
         raise NotationError(
             f"hands, pile and discards hold {total} cards, but the pack has {len(cfg.deck)}")
     rest = sorted(deck.elements())
-    s = TrackState.__new__(TrackState)
-    s.cfg = cfg
-    s.seed = 0
-    s.pegs = tuple(pegs)
     pos = 0
     discards = tuple(rest[pos:pos + disc_n])
     pos += disc_n
@@ -299,18 +299,9 @@ def parse_position(text: str, settle: bool = True) -> TrackState:
         else:
             hands.append(tuple(rest[pos:pos + counts[c]]))
             pos += counts[c]
-    s.hands = tuple(hands)
-    s.pile = tuple(rest[pos:])
-    s.discards = discards
-    s.rng = Rng.from_seed(0).state
-    s.turn = turn
-    s.dealer = n - 1
-    s.round = 0
-    s.nplays = 0
-    s.idle = 0
-    s.winner = -1
-    s._legal = None
-    s._board = None
+    s = TrackState(cfg=cfg, seed=0, pegs=tuple(pegs), hands=tuple(hands), pile=tuple(rest[pos:]),
+                   discards=discards, rng=seed_state(0), turn=turn, dealer=n - 1, round=0,
+                   nplays=0, winner=-1, idle=0)
     if cfg.rules == TEES:
         for k in ("dealer", "round"):
             if k not in kv:

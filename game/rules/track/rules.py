@@ -23,6 +23,7 @@ from game.rules.track.engine import (
     apply_play,
     controlled,
     gen_legal,
+    legal_tokens,
     loc_event,
     make_cfg,
     new_game,
@@ -53,6 +54,10 @@ class TrackRules:
     """The track game (rule sets tees, classic, team; every mode of spec section 2)."""
 
     name = "track"
+    title = "Track"
+    min_seats = 1
+    max_seats = 8
+    hides_hands_from_neighbours = True  # each seat holds a hand of cards
 
     # -- setup -------------------------------------------------------------------------------
     def normalize_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,7 +90,7 @@ class TrackRules:
         return list(gen_legal(state))
 
     def legal_tokens(self, state: TrackState) -> list[str]:
-        return [p.token for p in gen_legal(state)]
+        return legal_tokens(state)
 
     def parse_play(self, state: TrackState, token: str | Play) -> Play:
         if isinstance(token, Play):
@@ -270,23 +275,12 @@ class TrackRules:
             else:
                 hands.append(tuple(sorted(rest[pos:pos + counts[c]])))
                 pos += counts[c]
-        s = TrackState.__new__(TrackState)
-        s.cfg = cfg
-        s.seed = seed
-        s.pegs = tuple(pegs)
-        s.hands = tuple(hands)
-        s.pile = tuple(rest[pos:])
-        s.discards = discards
-        s.rng = rng.next_u64()
-        s.turn = -1 if turn is None else turn
-        s.dealer = view["dealer"]
-        s.round = view["round"]
-        s.nplays = view["plays"]
-        s.idle = 0
         oc = view.get("outcome")
-        s.winner = oc["team"] if oc else -1
-        s._legal = None
-        s._board = None
+        s = TrackState(cfg=cfg, seed=seed, pegs=tuple(pegs), hands=tuple(hands),
+                       pile=tuple(rest[pos:]), discards=discards, rng=rng.next_u64(),
+                       turn=-1 if turn is None else turn, dealer=view["dealer"],
+                       round=view["round"], nplays=view["plays"],
+                       winner=oc["team"] if oc else -1, idle=0)
         return s
 
     # -- results, replay, notation ---------------------------------------------------------
