@@ -136,7 +136,6 @@ class App:
             pygame.display.set_icon(self.assets.image("icon"))
         self.apply_sound_settings()
         self.scenes: list[SceneLike] = []
-        self.clock = pygame.time.Clock()
         self.running = True
         #: Turns of the loop run, and frames drawn and flipped (fewer: a still screen draws
         #: nothing).
