@@ -11,6 +11,8 @@ target: p95 under 8 ms at 1280x720); ``layout8`` the 8-player Trash table with C
 (cards flying); ``track4`` a 4-player table in play with CPUs; ``track4_hint_thinking``
 the person's turn with H asked again as soon as each hint arrives, frames paced at 60 a
 second (the hint's search runs in its worker process: the frame must not wait for it);
+``track4_waiting_idle_turn`` that table while nothing moves, as the run loop turns it
+(``frame(redraw=False)``: the table ticked, nothing drawn; ``drawn`` counts frames drawn);
 ``title`` and ``rules`` menu screens. Then the start-up time: from a new Python process to the first
 drawn frame of the client (``startup first_frame_s=<s>``; target under 1.5 s), and the whole
 ``python main.py --frames 1`` run for comparison.
@@ -50,7 +52,8 @@ from tests.client_testing import FixedStart  # noqa: E402
 CPU_P95: list[float] = []
 
 
-def measure(app: App, frames: int, dt: float = 1 / 60, setup=None) -> tuple[float, float]:
+def measure(app: App, frames: int, dt: float = 1 / 60, setup=None,
+            redraw: bool = True) -> tuple[float, float]:
     """Wall-clock p50 and p95 of ``frames`` frames; the p95 of the process's own CPU time
     per frame (not inflated by other programs on a busy machine) goes to ``CPU_P95``."""
     times = []
@@ -60,7 +63,7 @@ def measure(app: App, frames: int, dt: float = 1 / 60, setup=None) -> tuple[floa
             setup(i)
         t0 = time.perf_counter()
         c0 = time.process_time()
-        app.frame(dt)
+        app.frame(dt, redraw=redraw)
         cpu.append((time.process_time() - c0) * 1000)
         times.append((time.perf_counter() - t0) * 1000)
     times.sort()
@@ -165,6 +168,13 @@ def main(argv: list[str] | None = None) -> int:
         hs.start()
         hscene = TrackTableScene(app, hs)
         app.push(hscene)
+        # the person's turn with nothing moving: the run loop's idle turn (the table ticked,
+        # the session read, nothing drawn)
+        measure(app, 30, redraw=False)
+        drawn = app.draws
+        a, b = measure(app, args.frames, redraw=False)
+        print(f"render track4_waiting_idle_turn frame_p50_ms={a:.2f} p95_ms={b:.2f} "
+              f"cpu_p95_ms={CPU_P95[-1]:.2f} drawn={app.draws - drawn}")
         app.hints().warm()
         answered = [0]
 

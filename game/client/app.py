@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -34,19 +35,85 @@ from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame
+# pygame imports setuptools' pkg_resources (pygame.pkgdata) only to find its data files inside
+# zipped eggs: 0.14 s of a 0.26 s start. Without it, pkgdata opens the files beside pygame, as
+# it does for an unzipped install anyway. So pygame is imported with pkg_resources held back
+# (anything imported later that wants it still gets it).
+_HOLD_BACK = "pkg_resources" not in sys.modules
+if _HOLD_BACK:
+    sys.modules["pkg_resources"] = None  # type: ignore[assignment]
+try:
+    import pygame
+finally:
+    if _HOLD_BACK and sys.modules.get("pkg_resources", False) is None:
+        del sys.modules["pkg_resources"]
 
-from game.client import router, theme
-from game.client.assets import Assets
-from game.client.scene import draw_backdrop
-from game.client.stage import SceneLike
-from game.store import Settings, SettingsError, Store
+from game.client import router, theme  # noqa: E402 (pygame first, above)
+from game.client.assets import Assets  # noqa: E402 (pygame first, above)
+from game.client.scene import draw_backdrop  # noqa: E402 (pygame first, above)
+from game.client.stage import SceneLike  # noqa: E402 (pygame first, above)
+from game.store import Settings, SettingsError, Store  # noqa: E402 (pygame first, above)
 
 if TYPE_CHECKING:
     from game.client.e2e import E2EHook
 
 MIN_SIZE = (480, 360)
 FPS = 60
+#: Seconds the loop sleeps at most while nothing moves: it then updates every scene (tables
+#: tick, sessions are read) and draws only if something changed.
+IDLE_WAKE = 0.1
+#: Seconds after the last change on screen (the person's input, a play, a message) that idle
+#: pulses (a picked card's pegs) keep going; then they hold still until the next change (each
+#: pulse frame is a whole frame: 3.7 ms of CPU at 1280x720).
+PULSE_SECONDS = 6.0
+#: How long the idle loop sleeps before it looks for an event again (the most an event waits).
+IDLE_STEP = 0.02
+#: The longest step a frame passes to the scenes (a frame after a long stall or an idle sleep).
+MAX_DT = 0.1
+#: The person's input: each marks the top scene dirty (other events, such as an audio device
+#: appearing when the mixer starts, reach the scene without a redraw; what they change shows
+#: through its ``redraw_key``).
+INPUT_EVENTS = frozenset((
+    pygame.KEYDOWN, pygame.KEYUP, pygame.TEXTINPUT, pygame.TEXTEDITING, pygame.MOUSEMOTION,
+    pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL, pygame.FINGERDOWN,
+    pygame.FINGERUP, pygame.FINGERMOTION, pygame.DROPFILE, pygame.DROPTEXT))
+#: Window events after which the whole window is drawn again.
+REDRAW_EVENTS = (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED,
+                 pygame.WINDOWMAXIMIZED)
+
+
+#: How the window reaches the screen (``bench/idle.py`` measured it under Xvfb at 1280x720):
+#: SDL's plain window framebuffer (``SDL_FRAMEBUFFER_ACCELERATION=0``: the frame is copied to
+#: the window by X11 shared memory) costs 2.6 ms of CPU a frame with 40 pegs walking and 60 MB,
+#: SDL's default texture path through OpenGL 8.1 ms (it misses 60 fps) and 154 MB. The game
+#: blits surfaces, so the plain framebuffer it is. Set only when unset: a user's own
+#: environment wins (README, "Display").
+DISPLAY_DEFAULTS = {"SDL_FRAMEBUFFER_ACCELERATION": "0"}
+
+
+def choose_display_path() -> None:
+    """Put :data:`DISPLAY_DEFAULTS` in the environment unless already set (before SDL makes
+    the window)."""
+    for name, value in DISPLAY_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+
+
+def _live_timelines(on: bool) -> bool:
+    """Set (or clear) the run loop's start step on every animation timeline, once
+    :mod:`game.client.anim` is loaded; returns whether it was."""
+    anim = sys.modules.get("game.client.anim")
+    if anim is None:
+        return False
+    anim.Timeline.start_step = anim.START_STEP if on else None
+    return True
+
+
+def _never() -> bool:
+    return False
+
+
+def _no_pulse() -> float:
+    return 0.0
 
 
 class App:
@@ -55,6 +122,7 @@ class App:
     def __init__(self, size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
                  store: Store | None = None, assets: Assets | None = None,
                  title_screen: bool = True) -> None:
+        choose_display_path()
         pygame.display.init()
         pygame.font.init()
         self.store = store if store is not None else Store()
@@ -80,9 +148,18 @@ class App:
             if self.save_settings(player_id=pid) is not None:
                 self.settings = replace(self.settings, player_id=pid)  # this run at least
         self.scenes: list[SceneLike] = []
-        self.clock = pygame.time.Clock()
         self.running = True
+        #: Turns of the loop run, and frames drawn and flipped (fewer: a still screen draws
+        #: nothing).
         self.frames = 0
+        self.draws = 0
+        self.last_draw_at = 0.0
+        self.last_change_at = 0.0
+        self._next_frame_at = 0.0  # the 60 fps beat (pace)
+        self._turn_at = 0.0
+        #: False once the window lost the focus: idle pulses stop until it is back.
+        self.focused = True
+        self._keys: dict[int, object] = {}
         self.first_frame_at: float | None = None
         self._backdrop: pygame.Surface | None = None
         #: Tests set this to a number: tables then run on frame time (``dt`` per frame)
@@ -102,6 +179,7 @@ class App:
         #: Hints think in a worker process (tests set this False: a thread instead).
         self.hint_processes = True
         self._hints: Any = None
+        self._cpu: Any = None  # the CPU worker process, started with the first table
         pygame.key.set_repeat(350, 40)
         if title_screen:
             self.show("title")
@@ -256,20 +334,30 @@ class App:
 
     # tables --------------------------------------------------------------------
     def make_cpu(self) -> Any:
-        """The CPU runner of a new table: a worker process, so thinking never stalls a frame
-        (tests replace this with ``game.cpu_worker.SyncCpu``)."""
-        from game.cpu_worker import ProcessCpu
+        """The CPU runner of a new table: a lease on the app's one worker process (started
+        with the first table, ended with the app), so thinking never stalls a frame and ten
+        tables in a run cost one process (tests replace this with
+        ``game.cpu_worker.SyncCpu``)."""
+        return self.cpu_worker().lease()
 
-        cpu = ProcessCpu()
-        cpu.warm()  # start the worker now, between screens, not during the first CPU turn
-        return cpu
+    def cpu_worker(self) -> Any:
+        """The app's one CPU worker (:class:`game.table.cpu.ProcessCpu`), started and warmed
+        on first use (a table opening), shared by every table and the hints."""
+        if self._cpu is None:
+            from game.table.cpu import ProcessCpu
+
+            self._cpu = ProcessCpu()
+        self._cpu.warm()  # between screens, not during the first CPU turn
+        return self._cpu
 
     def hints(self) -> Any:
-        """The one hint worker of the app (:class:`game.client.hints.HintRunner`)."""
+        """The one hint worker of the app (:class:`game.client.hints.HintRunner`): it thinks
+        in the CPU worker's process (or in a thread: ``hint_processes`` False)."""
         if self._hints is None:
             from game.client.hints import HintRunner
 
-            self._hints = HintRunner(processes=self.hint_processes)
+            submit = self.cpu_worker().submit if self.hint_processes else None
+            self._hints = HintRunner(processes=self.hint_processes, submit=submit)
         return self._hints
 
     def start_table(self, config: dict[str, Any], kind: str, speed: str,
@@ -504,15 +592,32 @@ class App:
         if ev.type == pygame.KEYDOWN and ev.key == pygame.K_F11:
             self.set_fullscreen(not self.fullscreen)
             return
+        if ev.type in (pygame.WINDOWFOCUSLOST, pygame.WINDOWFOCUSGAINED):
+            self.focused = ev.type == pygame.WINDOWFOCUSGAINED  # idle pulses stop without it
+        if ev.type in REDRAW_EVENTS:  # the window's contents were lost or shown anew
+            self.redraw_all()
         if self.top is not None:
+            mark = getattr(self.top, "mark_dirty", None)
+            if ev.type in INPUT_EVENTS and mark is not None:
+                mark()
             self.top.handle(ev)
 
-    def draw(self) -> None:
-        # draw from the lowest scene that is not covered by overlays
+    def redraw_all(self) -> None:
+        """Draw every shown scene at the next frame."""
+        for s in self.scenes:
+            mark = getattr(s, "mark_dirty", None)
+            if mark is not None:
+                mark()
+
+    def shown_scenes(self) -> list[SceneLike]:
+        """The scenes drawn, bottom first: the top one and every overlay's scene below it."""
         start = len(self.scenes) - 1
         while start > 0 and self.scenes[start].overlay:
             start -= 1
-        for s in self.scenes[max(0, start):]:
+        return self.scenes[max(0, start):]
+
+    def draw(self) -> None:
+        for s in self.shown_scenes():
             s.draw(self.screen)
         if not self.scenes:
             self.screen.fill(theme.BG)
@@ -521,36 +626,131 @@ class App:
         """The clock tables run on: the wall clock, or frame time in tests."""
         return time.monotonic() if self.virtual_time is None else self.virtual_time
 
-    def frame(self, dt: float = 1 / FPS) -> None:
-        """One turn of the loop: events, update, draw, flip."""
+    def now(self) -> float:
+        """The loop's own clock (pulses): the tables' clock."""
+        return self.table_clock()
+
+    def moving(self) -> bool:
+        """Something on screen moves (an animation): the loop runs at :data:`FPS`."""
+        return any(getattr(s, "wants_frames", _never)() for s in self.shown_scenes())
+
+    def pulse_rate(self) -> float:
+        """The frame rate of the shown scenes' idle pulses: 0 without the focus or when the
+        person has done nothing for :data:`PULSE_SECONDS`."""
+        if not self.focused or self.now() - self.last_change_at > PULSE_SECONDS:
+            return 0.0
+        return max((getattr(s, "pulse_rate", _no_pulse)() for s in self.shown_scenes()),
+                   default=0.0)
+
+    def needs_draw(self, now: float) -> bool:
+        """Whether this frame draws: a shown scene is dirty, moves, shows something new
+        (its ``redraw_key`` changed since it was drawn) or its pulse is due."""
+        need = not self.scenes
+        for s in self.shown_scenes():
+            key_of = getattr(s, "redraw_key", None)
+            key = key_of() if key_of is not None else None
+            if key_of is None or getattr(s, "dirty", True) or key != self._keys.get(id(s)):
+                need = True
+            self._keys[id(s)] = key
+        if need:
+            self.last_change_at = now
+            return True
+        if self.moving():
+            return True
+        rate = self.pulse_rate()
+        return rate > 0 and now - self.last_draw_at >= 1.0 / rate - 0.002
+
+    def frame(self, dt: float = 1 / FPS, redraw: bool = True) -> bool:
+        """One turn of the loop: events, update, draw and flip. The run loop passes
+        ``redraw=False``: it then draws only when something changed (:meth:`needs_draw`);
+        tests and benchmarks that look at what a frame draws call it as it is. Returns whether
+        it drew."""
         if self.virtual_time is not None:
             self.virtual_time += dt
         for ev in pygame.event.get():
             self.handle(ev)
             if not self.running:
-                return
+                return False
         # every scene under the top keeps its table going (reading the host, ticking the
         # local table); only the top one takes input
         for s in self.scenes[:-1]:
             s.background(dt)
         if self.top is not None:
             self.top.update(dt)
-        self.draw()
-        pygame.display.flip()
+        now = self.now()
+        drew = self.needs_draw(now) or redraw
+        if drew:
+            self.draw()
+            pygame.display.flip()
+            self.draws += 1
+            self.last_draw_at = now
+            for s in self.shown_scenes():
+                with contextlib.suppress(AttributeError):
+                    s.dirty = False  # type: ignore[attr-defined]
+            live = {id(s) for s in self.scenes}
+            if len(self._keys) > len(live):
+                self._keys = {k: v for k, v in self._keys.items() if k in live}
         self.frames += 1
         if self.e2e is not None:
             self.e2e.after_frame(self)
         if self.first_frame_at is None:
             self.first_frame_at = time.perf_counter()
+        return drew
+
+    def pace(self) -> None:
+        """Wait for the next frame of the :data:`FPS` beat. The beat keeps absolute times, so a
+        late wake-up (a busy machine) is made up by the frames after it, where
+        ``Clock.tick`` would lose it for good (51 instead of 60 fps under load)."""
+        period = 1.0 / FPS
+        now = time.perf_counter()
+        if self._next_frame_at < now - 4 * period:  # far behind (a stall): a new beat
+            self._next_frame_at = now
+        self._next_frame_at += period
+        delay = self._next_frame_at - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+
+    def idle_wait(self) -> None:
+        """Sleep until the next event, the next pulse frame or :data:`IDLE_WAKE` (so tables
+        are still ticked and sessions read while nothing moves), whichever comes first.
+
+        It sleeps in steps of :data:`IDLE_STEP` and looks whether an event came: pygame's own
+        ``event.wait(timeout)`` polls SDL every millisecond (1.8% of a core under Xvfb, against
+        0.2% this way, ``bench/idle.py``), and an event waits at most a step."""
+        timeout = IDLE_WAKE
+        rate = self.pulse_rate()
+        if rate > 0:
+            timeout = min(timeout, max(0.0, self.last_draw_at + 1.0 / rate - self.now()))
+        deadline = time.monotonic() + timeout
+        while not pygame.event.peek():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            time.sleep(min(IDLE_STEP, left))
 
     def run(self, max_frames: int = 0) -> int:
-        """Run until the person quits (or ``max_frames`` frames have been drawn)."""
-        dt = 1 / FPS
-        while self.running:
-            self.frame(min(dt, 0.1))
-            if max_frames and self.frames >= max_frames:
-                break
-            dt = self.clock.tick(FPS) / 1000.0
+        """Run until the person quits (or ``max_frames`` turns of the loop have run): 60 frames
+        a second while something moves, else asleep until an event or the idle wake-up."""
+        self._turn_at = time.perf_counter()
+        live = False  # the timelines' start step is set (see anim.Timeline.start_step)
+        try:
+            dt = 1 / FPS
+            while self.running:
+                if not live:  # anim loads with the first table (the title does not need it)
+                    live = _live_timelines(True)
+                self.frame(min(dt, MAX_DT), redraw=False)
+                if max_frames and self.frames >= max_frames:
+                    break
+                if self.moving() or pygame.event.peek():
+                    self.pace()
+                else:
+                    self.idle_wait()
+                    self._next_frame_at = 0.0  # the next moving frame starts a new beat
+                now = time.perf_counter()
+                dt, self._turn_at = now - self._turn_at, now
+        finally:
+            if live:
+                _live_timelines(False)
         return 0
 
     def close(self) -> None:
@@ -567,6 +767,9 @@ class App:
         if self._hints is not None:
             self._hints.close()
             self._hints = None
+        if self._cpu is not None:  # the one CPU worker ends with the app
+            self._cpu.close()
+            self._cpu = None
         self.store.close()
 
 

@@ -58,19 +58,80 @@ class AssetError(FileNotFoundError):
     """A sprite or sound file that is not where the client expects it."""
 
 
+class SurfaceCache:
+    """A least-recently-used cache of surfaces bounded by their pixel bytes (and a count):
+    a long evening of resizes and zooms keeps only the sizes in use, never a second copy of
+    every sprite at every size it was ever drawn at."""
+
+    def __init__(self, max_bytes: int, max_items: int) -> None:
+        if max_bytes < 1 or max_items < 1:
+            raise ValueError("a surface cache needs room for at least one surface")
+        self.max_bytes = max_bytes
+        self.max_items = max_items
+        self.bytes = 0
+        self._items: OrderedDict[object, pygame.Surface] = OrderedDict()
+        self._cost: dict[object, int] = {}
+
+    @staticmethod
+    def size_of(surf: pygame.Surface) -> int:
+        w, h = surf.get_size()
+        return w * h * surf.get_bytesize()
+
+    def get(self, key: object) -> pygame.Surface | None:
+        surf = self._items.get(key)
+        if surf is not None:
+            self._items.move_to_end(key)
+        return surf
+
+    def put(self, key: object, surf: pygame.Surface, owned: bool = True) -> None:
+        """Keep ``surf`` under ``key``; ``owned`` False: it is another cache's surface (the
+        sprite itself at its own size), kept by reference and not counted."""
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.bytes -= self._cost.pop(key, 0)
+        cost = self.size_of(surf) if owned else 0
+        self._items[key] = surf
+        self._cost[key] = cost
+        self.bytes += cost
+        while len(self._items) > 1 and (self.bytes > self.max_bytes or
+                                        len(self._items) > self.max_items):
+            k, _ = self._items.popitem(last=False)
+            self.bytes -= self._cost.pop(k, 0)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def clear(self) -> None:
+        self._items.clear()
+        self._cost.clear()
+        self.bytes = 0
+
+
 class Assets:
-    """Cached images, scaled images, fonts, rendered text and sounds."""
+    """Cached images, scaled images, fonts, rendered text and sounds (every cache bounded)."""
 
     TEXT_CACHE = 1024
+    #: Bytes of scaled sprites kept (about 40 full sets of pegs, symbols and cards at table
+    #: sizes; a resize leaves the old sizes to age out).
+    SCALED_BYTES = 24 << 20
+    #: Bytes of stretched frames (panels, buttons) kept: a full-window panel is 3.7 MB.
+    SLICE_BYTES = 16 << 20
+    #: Bytes of rendered text kept.
+    TEXT_BYTES = 8 << 20
+    #: Fonts kept (a size per text style and window size: few in use at once).
+    FONT_CACHE = 48
 
     def __init__(self, sprites: Path | str = SPRITES, sounds: Path | str = SOUNDS) -> None:
         self.sprites = Path(sprites)
         self.sounds = Path(sounds)
         self._images: dict[str, pygame.Surface] = {}
-        self._scaled: dict[tuple[str, int, int], pygame.Surface] = {}
-        self._slices: dict[tuple[str, int, int, int], pygame.Surface] = {}
-        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
-        self._texts: OrderedDict[tuple[str, int, Colour, bool], pygame.Surface] = OrderedDict()
+        self._scaled = SurfaceCache(self.SCALED_BYTES, 4096)
+        self._slices = SurfaceCache(self.SLICE_BYTES, 512)
+        self._fonts: OrderedDict[tuple[int, bool], pygame.font.Font] = OrderedDict()
+        self._texts = SurfaceCache(self.TEXT_BYTES, self.TEXT_CACHE)
         self._sounds: dict[str, pygame.mixer.Sound | None] = {}
         self.muted = False
         self.volume = 0.8
@@ -100,16 +161,16 @@ class Assets:
         return surf
 
     def scaled(self, name: str, size: tuple[int, int]) -> pygame.Surface:
-        """``image(name)`` smooth-scaled to ``size``, cached per size."""
+        """``image(name)`` smooth-scaled to ``size``, cached per size (LRU, bounded in bytes;
+        at the sprite's own size it is the sprite itself, no copy)."""
         w, h = max(1, int(size[0])), max(1, int(size[1]))
         key = (name, w, h)
         surf = self._scaled.get(key)
         if surf is None:
             src = self.image(name)
-            surf = src if src.get_size() == (w, h) else pygame.transform.smoothscale(src, (w, h))
-            if len(self._scaled) > 2048:  # a long session of resizes: start over
-                self._scaled.clear()
-            self._scaled[key] = surf
+            same = src.get_size() == (w, h)
+            surf = src if same else pygame.transform.smoothscale(src, (w, h))
+            self._scaled.put(key, surf, owned=not same)
         return surf
 
     def nine_slice(self, name: str, size: tuple[int, int], border: int = 14) -> pygame.Surface:
@@ -134,9 +195,7 @@ class Assets:
                 if piece.get_size() != (dx1 - dx0, dy1 - dy0):
                     piece = pygame.transform.smoothscale(piece, (dx1 - dx0, dy1 - dy0))
                 out.blit(piece, (dx0, dy0))
-        if len(self._slices) > 512:
-            self._slices.clear()
-        self._slices[key] = out
+        self._slices.put(key, out)
         return out
 
     # ------------------------------------------------------------------ text
@@ -151,19 +210,20 @@ class Assets:
             f = pygame.font.Font(None, px)
             f.set_bold(bold)
             self._fonts[key] = f
+            while len(self._fonts) > self.FONT_CACHE:
+                self._fonts.popitem(last=False)
+        else:
+            self._fonts.move_to_end(key)
         return f
 
     def text(self, text: str, px: int, colour: Colour, bold: bool = False) -> pygame.Surface:
-        """``text`` rendered at ``px`` in ``colour`` (anti-aliased), cached (LRU)."""
+        """``text`` rendered at ``px`` in ``colour`` (anti-aliased), cached (LRU, bounded in
+        count and bytes)."""
         key = (text, max(6, int(px)), colour, bold)
         surf = self._texts.get(key)
         if surf is None:
             surf = self.font(key[1], bold).render(text, True, colour)
-            self._texts[key] = surf
-            if len(self._texts) > self.TEXT_CACHE:
-                self._texts.popitem(last=False)
-        else:
-            self._texts.move_to_end(key)
+            self._texts.put(key, surf)
         return surf
 
     def fit_text(self, text: str, px: int, colour: Colour, max_width: int,

@@ -1,8 +1,10 @@
 """Hints off the render loop: the H key asks, the scene shows "thinking..." until the answer.
 
 :class:`HintRunner` runs :func:`compute_hint` (the CPU players' :func:`game.ai.hint`: the play
-and a sentence saying why) in one worker process (``spawn``, started on the first question, so
-the search never competes with the frame for the interpreter), or in a thread when
+and a sentence saying why) in a worker process, so the search never competes with the frame
+for the interpreter: the app's CPU worker (``submit``: the app passes
+:meth:`game.table.cpu.ProcessCpu.submit`, one process for the CPUs and the hints), or one of
+its own (``spawn``, started on the first question or ``warm``); in a thread when
 ``processes=False`` (tests) or when a worker process cannot be started. ``ask`` returns a
 :class:`concurrent.futures.Future` at once; the scene polls ``done()`` each frame and never
 waits on it.
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -41,8 +43,10 @@ def _warm() -> bool:
 class HintRunner:
     """One hint worker shared by every table of the app (see the module docstring)."""
 
-    def __init__(self, processes: bool = True) -> None:
+    def __init__(self, processes: bool = True,
+                 submit: Callable[..., Future[Any]] | None = None) -> None:
         self.processes = processes
+        self._submit = submit if processes else None
         self._pool: Executor | None = None
         self.asked = 0
 
@@ -61,12 +65,20 @@ class HintRunner:
     def warm(self) -> None:
         """Start the worker now (between screens), so the first hint comes quickly."""
         with contextlib.suppress(RuntimeError, BrokenProcessPool, OSError):
-            self._get().submit(_warm)
+            if self._submit is not None:
+                self._submit(_warm)
+            else:
+                self._get().submit(_warm)
 
     def ask(self, game: str, view: Mapping[str, Any], legal: Sequence[str], seed: int,
             budget_ms: float = HINT_BUDGET_MS) -> Future[tuple[str, str]]:
         self.asked += 1
         args = (game, dict(view), [str(t) for t in legal], int(seed), float(budget_ms))
+        if self._submit is not None:
+            try:
+                return self._submit(compute_hint, *args)
+            except (RuntimeError, BrokenProcessPool, OSError):
+                self._submit = None  # the shared worker cannot take it: a worker of our own
         try:
             return self._get().submit(compute_hint, *args)
         except (RuntimeError, BrokenProcessPool, OSError):

@@ -232,6 +232,11 @@ class LobbyScene(Scene):
         if self.session.phase != "lobby" and self.session.seats:
             self.open_table()
 
+    def redraw_key(self) -> object:  # (quiet: what makes the lobby draw again while idle)
+        se = self.session
+        return (super().redraw_key(), str(se.seats), se.status, se.code,
+                se.link, str(se.config), self.error, self.pick, self.waiting_start)
+
     def background(self, dt: float) -> None:
         # covered: keep reading the host (no navigation from under another scene)
         if self.session.remote:

@@ -5,6 +5,16 @@ holds a :class:`~game.client.stage.Stage` (the app) and asks it for everything b
 other scenes by name, sound, settings, assets. The stage calls ``layout(w, h)`` when the scene
 is shown and whenever the window changes size, so every scene lays itself out relative to the
 window. ``overlay`` scenes draw over the scene below them (a pause overlay, a dialog).
+
+Redrawing (Pygame Zero's model: draw only when something changed). The app draws a scene only
+when it is *dirty* (:meth:`Scene.mark_dirty`; every event the scene handles and every
+``relayout`` marks it), when it :meth:`~Scene.wants_frames` (an animation runs: then 60 frames
+a second), when what it shows changed (:meth:`~Scene.redraw_key`, compared after each update:
+a message came or went, a button appeared, the session's state moved on), or at the slow rate
+of a gentle idle pulse (:meth:`~Scene.pulse_rate`, only while the window has the focus).
+Otherwise the window keeps its last frame and the app sleeps until the next event or its idle
+wake-up (:data:`game.client.app.IDLE_WAKE`), at which it still updates every scene (tables are
+ticked, sessions read) without drawing.
 """
 
 from __future__ import annotations
@@ -39,6 +49,29 @@ class Scene:
         self.form.on_sound = stage.sound
         self.size = stage.size
         self.u = theme.unit(stage.size)
+        #: Draw at the next frame (set by input, relayout, :meth:`mark_dirty`; the app clears
+        #: it once the scene is drawn).
+        self.dirty = True
+
+    # redrawing ---------------------------------------------------------------
+    def mark_dirty(self) -> None:
+        """Something this scene shows changed: draw it at the next frame."""
+        self.dirty = True
+
+    def wants_frames(self) -> bool:
+        """True while something moves (a timeline runs): the app then draws 60 a second."""
+        return False
+
+    def pulse_rate(self) -> float:
+        """Frames a second of a gentle idle pulse (movable pegs), 0 for none. The app draws
+        at this rate only while nothing else moves and the window has the focus."""
+        return 0.0
+
+    def redraw_key(self) -> object:
+        """A cheap summary of what the scene shows beyond its input; when it differs from the
+        one at the last draw, the app draws again. The base: the widgets' states, the banner
+        and the stage's message. Scenes add what their ``update`` changes."""
+        return (self.banner, self.stage.message, form_key(self.form))
 
     def join_failed(self, reason: str, detail: str = "",
                     choices: Sequence[tuple[str, str]] = ()) -> None:
@@ -59,6 +92,7 @@ class Scene:
         table keeps its session read and ticking here (the game state keeps up)."""
 
     def relayout(self, size: tuple[int, int]) -> None:
+        self.dirty = True
         self.size = size
         self.u = theme.unit(size)
         self.layout(size[0], size[1])
@@ -68,6 +102,7 @@ class Scene:
 
     # per frame ---------------------------------------------------------------
     def handle(self, ev: pygame.event.Event) -> None:
+        """One event (the app marks the scene dirty for every event it hands it)."""
         if self.form.handle(ev):
             return
         if ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
@@ -109,6 +144,18 @@ class Scene:
             wd.rect = pygame.Rect(x, y, w, h)
             y += h + gap
         return y
+
+
+def form_key(form: Form) -> tuple[object, ...]:
+    """What a form's widgets show, for :meth:`Scene.redraw_key`: each widget's visibility,
+    state, label, value or text and rows (cheap: a tuple of references and small values)."""
+    return tuple((w.visible, w.enabled, w.focused, w.hovered, w.pressed,
+                  getattr(w, "label", None), getattr(w, "text", None),
+                  getattr(w, "index", None), getattr(w, "value", None),
+                  getattr(w, "selected", None), getattr(w, "top", None),
+                  str(getattr(w, "rows", "")), str(getattr(w, "options", "")),
+                  tuple(w.rect))
+                 for w in form.widgets)
 
 
 def draw_backdrop(surf: pygame.Surface) -> None:

@@ -57,6 +57,8 @@ MESSAGE_SECONDS = 4.0
 #: Seconds after the hot-seat cover appears before it takes a tap-in (a double-click or a
 #: double Enter that finished the turn before cannot uncover the next hand).
 COVER_ARM_SECONDS = 0.4
+#: Frames a second of the movable pegs' pulse while nothing else moves (the app's idle loop).
+PULSE_FPS = 8.0
 #: The keys that tap in on the cover.
 COVER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 #: How much faster than the table's pace a hurried screen plays its queued animations.
@@ -176,6 +178,25 @@ class TableScene(Scene):
     def background(self, dt: float) -> None:
         """Under ADMIN (or any overlay): the table keeps up, animations included."""
         self.update(dt)
+
+    # ------------------------------------------------------------------ redrawing (the app's
+    # idle loop, game.client.scene): what makes this table draw again
+    def wants_frames(self) -> bool:
+        return not self.timeline.idle
+
+    def pulse_rate(self) -> float:
+        return PULSE_FPS if self.my_turn() and self.timeline.idle and self.pulsing() else 0.0
+
+    def pulsing(self) -> bool:
+        """Whether the scene draws a pulse now (on this screen's turn): the scene says."""
+        return True
+
+    def redraw_key(self) -> object:
+        p = self.public
+        return (super().redraw_key(), p["state_no"], p["phase"], p.get("speed"),
+                str(p.get("pause")), str(p.get("seats")), p.get("cover"), self._message, self.hint,
+                self._hint_job is None, self.session.status, self._covered,
+                self.timeline.played)
 
     # ------------------------------------------------------------------ messages
     @property

@@ -413,6 +413,9 @@ class TrackTableScene(TableScene):
     def movable_pegs(self) -> set[tuple[int, Any]]:
         return self.choice.movable_pegs()
 
+    def pulsing(self) -> bool:  # (quiet: the pegs and holes of a picked card pulse)
+        return bool(self.choice.movable_pegs() or self.choice.targets())
+
     def targets(self) -> list[tuple[Hole, str, Any]]:
         """Highlighted holes now: (hole, tag, the plays it stands for)."""
         return [(hole_of(*t.where), t.tag, t.plays) for t in self.choice.targets()]

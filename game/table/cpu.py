@@ -11,6 +11,10 @@ number) and submits it through the one play path like anyone else.
   start method, safe beside pygame and the network thread), so CPU thinking never stalls the
   client's frame. The pygame client and the LAN host use it. Call :meth:`ProcessCpu.close`
   when done (or use it as a context manager).
+* :class:`CpuLease` is one table's runner on a *shared* :class:`ProcessCpu`
+  (:meth:`ProcessCpu.lease`): the client keeps one worker process for every table it opens in
+  a run (and its hints), each table holding a lease; closing a lease forgets that table's
+  questions only, and the worker ends with the program (``ProcessCpu.close``).
 
 A runner that fails (the CPU raised, the worker died) reports :class:`CpuFailed` from ``poll``;
 the table then falls back to the first legal play so that a game never hangs.
@@ -24,11 +28,12 @@ seed, the state number and the seat, so a resumed table's CPUs choose as the ori
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -37,7 +42,8 @@ from typing import Any, Protocol
 from game.rules.cards import Rng
 
 __all__ = [
-    "CPU_TIMEOUT", "HISTORY_MAX", "CpuFailed", "CpuJob", "CpuRunner", "ProcessCpu", "SyncCpu",
+    "CPU_TIMEOUT", "HISTORY_MAX", "CpuFailed", "CpuJob", "CpuLease", "CpuRunner", "ProcessCpu",
+    "SyncCpu",
     "cpu_due", "cpu_seed", "run_job",
 ]
 
@@ -138,6 +144,8 @@ class ProcessCpu:
         self._pool: ProcessPoolExecutor | None = None
         self._futures: dict[Hashable, Future[str]] = {}
         self.requests = 0
+        self._warm: Future[bool] | None = None
+        self._leases = itertools.count(1)
 
     def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -148,8 +156,28 @@ class ProcessCpu:
         return self._pool
 
     def warm(self) -> None:
-        """Start the worker now (it imports the CPU code), so the first answer is quick."""
-        self._get_pool().submit(_warm_up)
+        """Start the worker now (it imports the CPU code), so the first answer is quick (once
+        per worker: a shared runner is warmed by every table that opens)."""
+        if self._warm is None or self._pool is None:
+            self._warm = self._get_pool().submit(_warm_up)
+
+    @property
+    def started(self) -> bool:
+        """Whether the worker process has been started (and not closed since)."""
+        return self._pool is not None
+
+    def lease(self) -> CpuLease:
+        """A runner for one more table on this worker (see :class:`CpuLease`)."""
+        return CpuLease(self, next(self._leases))
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run ``fn(*args)`` in the worker (a picklable top-level function): the client's
+        hints share the CPU's worker process. A dead worker is replaced first."""
+        try:
+            return self._get_pool().submit(fn, *args)
+        except (BrokenProcessPool, RuntimeError):
+            self._restart()
+            return self._get_pool().submit(fn, *args)
 
     def request(self, key: Hashable, job: CpuJob) -> None:
         self.requests += 1
@@ -184,6 +212,7 @@ class ProcessCpu:
             fut.cancel()
 
     def _restart(self) -> None:
+        self._warm = None
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
@@ -197,6 +226,63 @@ class ProcessCpu:
             pool.shutdown(wait=True, cancel_futures=True)
 
     def __enter__(self) -> ProcessCpu:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class CpuLease:
+    """One table's :class:`CpuRunner` on a shared :class:`ProcessCpu`.
+
+    Its keys are its own (two tables may both ask about ``(state 12, seat 1)``), ``close``
+    drops this table's questions and leaves the worker running for the other tables; the
+    owner of the :class:`ProcessCpu` ends the worker.
+    """
+
+    def __init__(self, shared: ProcessCpu, tag: int) -> None:
+        self.shared = shared
+        self.tag = tag
+        self._keys: set[Hashable] = set()
+        self.requests = 0
+        self.closed = False
+
+    def warm(self) -> None:
+        self.shared.warm()
+
+    def request(self, key: Hashable, job: CpuJob) -> None:
+        self.requests += 1
+        self.closed = False
+        self._keys.add(key)
+        self.shared.request((self.tag, key), job)
+
+    def poll(self, key: Hashable) -> str | None:
+        if key not in self._keys:
+            raise KeyError(key)
+        try:
+            answer = self.shared.poll((self.tag, key))
+        except CpuFailed:
+            self._keys.discard(key)
+            raise
+        if answer is not None:
+            self._keys.discard(key)
+        return answer
+
+    def pending(self) -> int:
+        return len(self._keys)
+
+    def cancel(self, key: Hashable) -> None:
+        if key in self._keys:
+            self._keys.discard(key)
+            self.shared.cancel((self.tag, key))
+
+    def close(self) -> None:
+        """Forget this table's questions (the shared worker keeps running)."""
+        for key in list(self._keys):
+            self.cancel(key)
+        self.closed = True
+
+    def __enter__(self) -> CpuLease:
         return self
 
     def __exit__(self, *exc: object) -> None:
