@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from game.rules.track.engine import Part as EnginePart
 from game.rules.track.engine import loc_event
 
 PegKey = tuple[int, Any]  # (colour, loc)
@@ -47,8 +48,9 @@ class Part(NamedTuple):
 
 def part(play: Any, k: int) -> Part:
     """Part ``k`` of ``play`` by name (the one place that reads ``Play.parts``)."""
-    kind, pid, frm, to, n = play.parts[k]  # NamedTuple parts: p.kind, p.peg, p.frm, p.to, p.n
-    return Part(str(kind), int(pid) // 5, int(pid) % 5, loc_event(frm), loc_event(to), int(n))
+    p = EnginePart(*play.parts[k])  # read by name (an engine part already is one)
+    return Part(str(p.kind), int(p.peg) // 5, int(p.peg) % 5, loc_event(p.frm), loc_event(p.to),
+                int(p.n))
 
 
 def is_discard(play: Any) -> bool:

@@ -25,7 +25,7 @@ from typing import Any
 
 from game.client.theme import SEAT_COLOUR_NAMES
 from game.rules.track.board import Board
-from game.rules.track.engine import loc_event
+from game.rules.track.engine import Bump, Part, loc_event
 
 CARD_NAMES = {0: "Joker", 1: "Ace", 10: "10", 11: "Jack", 12: "Queen", 13: "King"}
 ORDINALS = ("front", "2nd", "3rd", "4th", "5th")
@@ -95,13 +95,14 @@ def describe_parts(rank: int, parts: Sequence[tuple[Any, ...]],
             if isinstance(loc, int):
                 occupied[loc] = c
     out: list[str] = []
-    for i, part in enumerate(parts):
-        kind = part[0]
+    for i, raw in enumerate(parts):
+        part = Part(*raw)  # read by name (an engine part already is one)
+        kind = part.kind
         if kind == "x":
             return f"{card_name(rank)}: discard"
         if kind not in ("o", "f", "b", "j", "t"):
             raise ValueError(f"not a play in this position: {part!r}")
-        pid, frm, to, n = part[1], _ev(part[2]), _ev(part[3]), part[4]
+        pid, frm, to, n = part.peg, _ev(part.frm), _ev(part.to), part.n
         colour = pid // 5
         who = namer.peg(colour, frm)
         if kind == "o":
@@ -130,7 +131,8 @@ def describe_parts(rank: int, parts: Sequence[tuple[Any, ...]],
         if kind in ("o", "f", "b") and isinstance(to, int):
             other = occupied.get(to)
             if other is not None and other != colour:
-                sent_on = any(_ev(b[2]) != "s" for b in (bumps[i] if i < len(bumps) else ()))
+                sent_on = any(_ev(Bump(*b).to) != "s"
+                              for b in (bumps[i] if i < len(bumps) else ()))
                 text += (f" (sends {colour_name(other)} on)" if sent_on
                          else f" (bumps {colour_name(other)})")
         if isinstance(frm, int) and kind != "t":
@@ -153,8 +155,7 @@ def _ev(loc: Any) -> Any:
 
 def describe_play(play: Any, view: dict[str, Any]) -> str:
     """An engine :class:`~game.rules.track.engine.Play` in words, for ``view``."""
-    return describe_parts(int(play.rank), play.parts, view.get("pegs") or [],
-                          getattr(play, "bumps", ()) or ())
+    return describe_parts(int(play.rank), play.parts, view.get("pegs") or [], play.bumps)
 
 
 def describe_token(tok: str, view: dict[str, Any]) -> str:
@@ -510,7 +511,7 @@ def why_no_discard(view: dict[str, Any], legal: Sequence[Any]) -> str:
     """Why D does nothing now: tees folds instead, or some card can move a peg."""
     if (view.get("config") or {}).get("rules") == "tees":
         return ("Tees has no discards: a seat whose cards cannot move folds by itself.")
-    movers = sorted({int(p.rank) for p in legal if p.parts and p.parts[0][0] != "x"})
+    movers = sorted({int(p.rank) for p in legal if p.parts and not p.is_discard})
     if movers:
         cards = ", ".join(a_card(k) for k in movers[:3])
         return f"No discarding now: you can move a peg (with {cards})."
