@@ -205,7 +205,8 @@ class TableGlue:
         """Apply one intent. Returns a new token if the connection's token changed (sit)."""
         t, kind = self.table, msg["t"]
         if t.watcher_of(token) is not None and t.former_seat(token) is None:
-            return self._watcher_intent(token, msg)
+            self._watcher_intent(token, msg)
+            return None
         if token != t.host_token and t.seat_of(token) is None:
             former = t.former_seat(token)
             if former is not None:  # the host took this seat (a watcher, or a stale connection)
