@@ -53,14 +53,15 @@ FAILED = "failed"
 CLOSED = "closed"
 
 # Host error codes after which retrying cannot help.
-FATAL = frozenset({"version", "wrong_code", "table_full", "no_watchers", "bad_token", "left",
-                   "replaced",
+FATAL = frozenset({"version", "wrong_code", "table_full", "no_watchers", "removed",
+                   "bad_token", "left", "replaced",
                    "wrong_host", "several_tables"})
 
 REASONS = {
     "wrong_code": "that table code is not this host's table",
     "table_full": "the table is full",
     "no_watchers": "the game has started and the host does not allow watchers",
+    "removed": "the host asked you to stop watching this table",
     "version": "the host runs a different version of the game",
     "bad_token": "the host does not know this seat (a different table?)",
     "host_gone": "the host has stopped answering",
@@ -571,7 +572,8 @@ class Client:
                     return None
                 if t == "bye":
                     self._deliver(msg)
-                    if msg["reason"] in ("left", "replaced"):  # never fight a newer window
+                    if msg["reason"] in ("left", "replaced", "no_watchers"):  # never fight a
+                        # newer window, nor a host that no longer lets anyone watch
                         return (msg["reason"], REASONS[msg["reason"]])
                     return None
                 if t == "pong":

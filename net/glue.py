@@ -149,6 +149,8 @@ class TableGlue:
             return str(r.data["token"])
         if token == t.host_token:
             return token
+        if t.is_banned(token):
+            raise Refusal("removed", "the host asked you to stop watching this table")
         seat = t.seat_of(token)
         if seat is None:
             former = t.former_seat(token)

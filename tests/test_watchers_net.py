@@ -89,8 +89,8 @@ def test_a_watcher_joins_sees_everything_public_takes_a_seat_and_its_record_is_r
         run_until(bots, lambda: _public(hb).get("asks") == [
             {"seat": 3, "watcher": 1, "name": "Cid", "accepted": False}], what="ask seen")
         assert hb.c.accept_seat(3)
-        run_until(bots, lambda: cid.seat == 3 or _public(cid)["asks"][0]["accepted"],
-                  what="accepted")
+        run_until(bots, lambda: cid.seat == 3 or any(a["accepted"] for a in _public(cid)["asks"])
+                  or not _public(cid)["asks"], what="accepted (or met already)")
         run_until(bots, lambda: cid.seat == 3, timeout=30, what="Cid takes seat 3")
         at = next(i for i, m in enumerate(cid.log) if m["t"] == "welcome" and m["seat"] == 3)
         assert "watcher" not in cid.log[at] and cid.log[at + 1]["t"] == "snapshot"
@@ -166,6 +166,15 @@ def test_a_person_leaves_to_a_waiting_watcher_and_a_forbidden_table_says_so() ->
         run_until(bots, lambda: dee.seat == 1, timeout=30, what="Dee plays seat 1")
         assert table.seat_info(1)["name"] == "Dee" and table.seat_info(1)["played"] == ["Ann"]
         assert dee.c.token == table.token(1)  # the fresh token reached Dee's client
+        # the host shows a watcher out: told why, and her client does not come back
+        fay = join(ht.link, "Fay")
+        bots.append(fay)
+        run_until(bots, lambda: fay.snapshots == 1 and _public(hb).get("watching") == 1,
+                  what="Fay watches")
+        assert hb.c.remove_watcher(2)  # Dee was watcher 1
+        run_until(bots, lambda: fay.c.status.reason == "removed", what="Fay shown out")
+        assert any(m["t"] == "bye" and m["reason"] == "removed" for m in fay.log)
+        run_until(bots, lambda: _public(hb).get("watching") == 0, what="nobody watching")
         # the host forbids watchers: a newcomer is told so
         assert hb.c.allow_watchers(False)
         run_until(bots, lambda: _public(hb).get("allow_watchers") is False)
@@ -177,6 +186,14 @@ def test_a_person_leaves_to_a_waiting_watcher_and_a_forbidden_table_says_so() ->
         assert res is not None
         assert game_result(_public(dee)) == res
         assert {"seat": 1, "name": "Ann", "points": 0, "won": False} in res["people"]
+        # while Dee watched the Trash game: exactly the spectator's view of every play (no
+        # face-down card, no stock order), whichever seat moved
+        cut = next(i for i, m in enumerate(dee.log) if m["t"] == "welcome" and m["seat"] == 1)
+        expected = _expected_public_parts(table)
+        plays = [m for m in dee.log[:cut] if m["t"] == "play"]
+        assert len(plays) >= 3
+        for m in plays:
+            assert P.pack({"events": m["events"], "view": m["view"]}) == expected[m["state_no"]]
     finally:
         for b in bots:
             b.c.close()

@@ -46,7 +46,7 @@ class WatcherIntents(SeatIntents):
         if clean is None:
             return self._no("bad_request", f"a name must have 1 to {NAME_MAX} characters")
         w = self._watcher(token)
-        if token is not None and any(same(token, b) for b in self._banned):
+        if token is not None and self.is_banned(token):
             return self._no("not_allowed", "the host asked you to stop watching this table")
         crowded = sum(x.connected for x in self._watchers.values()) >= WATCHERS_MAX
         if (w is None or not w.connected) and crowded:
@@ -86,8 +86,13 @@ class WatcherIntents(SeatIntents):
         return None if w is None else w.number
 
     def watcher_tokens(self) -> list[str]:
-        """Every watcher's secret (for the host program's proof check, like ``token``)."""
-        return [w.token for w in self._watchers.values()]
+        """Every watcher's secret, and those the host showed out (for the host program's proof
+        check, like ``token``: a shown-out watcher is then told why, not "unknown")."""
+        return [w.token for w in self._watchers.values()] + sorted(self._banned)
+
+    def is_banned(self, token: object) -> bool:
+        """The host showed this watcher out (it may not watch again)."""
+        return isinstance(token, str) and any(same(token, b) for b in self._banned)
 
     def watcher_connected(self, token: str, up: bool) -> Result:
         """A watcher's connection came up or went down (down: their request lapses)."""
