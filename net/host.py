@@ -125,9 +125,12 @@ class Host:
         """What a code look-up's answer tells about this table (besides its key and port)."""
         t = self.glue.table
         seats = [t.seat_info(i) for i in range(t.seat_count)]
+        pub = t.public()
         return {"name": self.glue.table_name(), "seats": len(seats),
                 "people": sum(s["kind"] == "person" for s in seats),
-                "phase": str(getattr(t, "phase", ""))}
+                "phase": str(getattr(t, "phase", "")),
+                "watching": int(pub.get("watching") or 0),
+                "watchable": bool(pub.get("allow_watchers", True))}
 
     async def start(self) -> None:
         self.server = await asyncio.start_server(self._accept, self.bind, self.requested_port,

@@ -199,3 +199,35 @@ def test_a_person_leaves_to_a_waiting_watcher_and_a_forbidden_table_says_so() ->
             b.c.close()
         ht.stop()
         table.close()
+
+
+def test_the_join_list_says_a_game_in_progress_can_be_watched_and_by_how_many() -> None:
+    from net.discovery import discover_all
+
+    table = make_table("layout", {"seats": 3, "layout_size": 3}, seats=3, scale=5)
+    ht = HostThread(table, bind="127.0.0.1", port=0, discovery=("127.0.0.1", 0),
+                    tick_interval=0.005).start()
+    assert ht.host is not None and ht.host.responder is not None
+    targets = [("127.0.0.1", ht.host.responder.port)]
+    hb = host_bot(ht)
+    bots = [hb]
+    try:
+        run_until(bots, lambda: hb.seat == 0, what="host seated")
+        assert hb.c.start_game()
+        run_until(bots, lambda: hb.phase == "playing", what="started")
+        cid = join(ht.link, "Cid")
+        bots.append(cid)
+        run_until(bots, lambda: cid.snapshots == 1 and _public(hb).get("watching") == 1)
+        (answer,) = discover_all(ht.code, targets, bind="127.0.0.1", timeout=1.0)
+        assert answer.phase == "playing" and answer.watching == 1 and answer.watchable is True
+        assert "1 watching: join to watch" in answer.describe()
+        assert hb.c.allow_watchers(False)
+        run_until(bots, lambda: cid.c.status.reason == "no_watchers", what="Cid shown out")
+        (answer,) = discover_all(ht.code, targets, bind="127.0.0.1", timeout=1.0)
+        assert answer.watchable is False and answer.watching == 0
+        assert answer.describe().endswith(")") and ": no watchers" in answer.describe()
+    finally:
+        for b in bots:
+            b.c.close()
+        ht.stop()
+        table.close()
