@@ -224,3 +224,16 @@ def test_a_damaged_handover_record_is_named(tmp_path: Path) -> None:
                             "local": False, "n": 0}) + "\n")  # seat 1 is a person's
     with pytest.raises(CorruptSave, match="line"):
         Table.resume(save, clock=clock, cpu=FirstCpu())
+
+
+def test_a_request_lapses_when_the_person_the_host_took_the_seat_from_comes_back() -> None:
+    clock = FakeClock()
+    t = started(clock)
+    bob = t.token(1)
+    assert t.hand_to_cpu(t.host_token, 1).ok  # the host hands Bob's seat to a CPU
+    cid = t.watch("Cid").data["token"]
+    assert t.ask_seat(cid, 1).ok and t.public()["asks"][0]["seat"] == 1
+    assert t.come_back(bob).ok  # Bob takes it back before its turn
+    assert t.public()["asks"] == [] and t.seat_info(1)["name"] == "Bob"
+    assert t.submit(t.token(0), "2C", 0).ok  # seat 1's turn: still Bob's
+    assert t.seat_info(1)["name"] == "Bob" and t.take_moved() == []

@@ -293,6 +293,14 @@ class WatcherIntents(SeatIntents):
         return self._ok(f"{clean} takes seat {seat} at its next turn", seat=seat,
                         token=ask.token, pending=True)
 
+    def come_back(self, token: str) -> Result:
+        """As in :class:`SeatIntents`; a request for that seat lapses (it is a person's)."""
+        r = super().come_back(token)
+        seat = r.data.get("seat") if r else None
+        if isinstance(seat, int) and self._asks.pop(seat, None) is not None:
+            self._refresh(self._now())
+        return r
+
     def _lapse(self, watcher: str, why: str | None) -> None:
         """Drop the request of ``watcher`` (with a notice ``why``, if given)."""
         for i, a in list(self._asks.items()):
