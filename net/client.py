@@ -53,12 +53,13 @@ FAILED = "failed"
 CLOSED = "closed"
 
 # Host error codes after which retrying cannot help.
-FATAL = frozenset({"version", "wrong_code", "table_full", "bad_token", "left", "replaced",
-                   "wrong_host", "several_tables", "removed", "handed"})
+FATAL = frozenset({"version", "wrong_code", "table_full", "no_watchers", "removed", "handed",
+                   "bad_token", "left", "replaced", "wrong_host", "several_tables"})
 
 REASONS = {
     "wrong_code": "that table code is not this host's table",
     "table_full": "the table is full",
+    "no_watchers": "the game has started and the host does not allow watchers",
     "version": "the host runs a different version of the game",
     "bad_token": "the host does not know this seat (a different table?)",
     "host_gone": "the host has stopped answering",
@@ -69,7 +70,7 @@ REASONS = {
     "wrong_host": "the host there does not hold this table's key (another table, or an "
                   "impostor): nothing of your seat was sent to it",
     "several_tables": "more than one table answered that code: choose one",
-    "removed": "the host removed you from the table: you may join again to watch",
+    "removed": "the host removed you from the table",
     "handed": "the host gave your seat to a CPU: join again to take it back",
 }
 
@@ -113,6 +114,7 @@ class Client:
         host_silence: float = 8.0,
         backoff: tuple[float, float] = (0.1, 2.0),
         notify: Callable[[dict[str, Any]], None] | None = None,
+        watch: bool = False,
     ) -> None:
         if isinstance(target, Link):
             self.link: Link | None = target
@@ -125,6 +127,9 @@ class Client:
                 self.link, self.code = None, parsed
         self.by_code = self.link is None
         self.name = name
+        #: Join to watch (the hello's ``watch``), also from the lobby; a newcomer after the
+        #: start watches anyway. The welcome says so (``watcher``, ``note``).
+        self.watch = watch
         # A remembered token is "FINGERPRINT:SECRET" (pinned to the table key that issued it)
         # or a bare secret (the admin token, the host's own seat): see net.secure.
         pinned, secret = secure.split_credential(token) if token else (None, None)
@@ -250,8 +255,31 @@ class Client:
     def start_game(self) -> bool:
         return self.send({"t": "start"})
 
-    def leave(self) -> bool:
-        return self.send({"t": "leave"})
+    def leave(self, to: int | None = None) -> bool:
+        """Leave the seat (to the watcher numbered ``to``, if given; else to a CPU)."""
+        return self.send({"t": "leave"} if to is None else {"t": "leave", "to": to})
+
+    def ask_seat(self, seat: int) -> bool:
+        """A watcher asks for a CPU seat (it changes hands at that seat's next turn)."""
+        return self.send({"t": "ask_seat", "seat": seat})
+
+    def accept_seat(self, seat: int) -> bool:
+        return self.send({"t": "accept_seat", "seat": seat})
+
+    def decline_seat(self, seat: int) -> bool:
+        return self.send({"t": "decline_seat", "seat": seat})
+
+    def hand_to_watcher(self, seat: int, watcher: int) -> bool:
+        return self.send({"t": "hand_to_watcher", "seat": seat, "watcher": watcher})
+
+    def remove_watcher(self, watcher: int) -> bool:
+        return self.send({"t": "remove_watcher", "watcher": watcher})
+
+    def allow_watchers(self, allowed: bool) -> bool:
+        return self.send({"t": "watchers", "allowed": allowed})
+
+    def auto_seat(self, on: bool) -> bool:
+        return self.send({"t": "auto_seat", "on": on})
 
     def drop_connection(self) -> None:
         """Cut the TCP connection abruptly (tests: simulate a network drop); it reconnects."""
@@ -428,6 +456,8 @@ class Client:
             mine = secure.KeyPair()  # one use: this connection's half of the session key
             hello: dict[str, Any] = {"t": "hello", "v": P.VERSION, "name": self.name,
                                      "code": self.code, "dh": mine.public}
+            if self.watch and self._secret is None:
+                hello["watch"] = True
             writer.write(P.pack(hello))
             await writer.drain()
             first = await asyncio.wait_for(self._read(reader, P.validate_handshake),
@@ -542,9 +572,10 @@ class Client:
                     return None
                 if t == "bye":
                     self._deliver(msg)
-                    # never fight a newer window, nor a host who took the seat: a person
-                    # chooses to join again (to the seat, or to watch), never the program
-                    if msg["reason"] in ("left", "replaced", "removed", "handed"):
+                    # never fight a newer window, nor a host who took the seat or no longer
+                    # lets anyone watch: a person chooses to join again, never the program
+                    if msg["reason"] in ("left", "replaced", "removed", "handed",
+                                         "no_watchers"):
                         return (msg["reason"], REASONS[msg["reason"]])
                     return None
                 if t == "pong":

@@ -63,6 +63,8 @@ class Answer:
     people: int | None = None  # of which people (the rest are CPUs)
     phase: str = ""  # lobby, playing, over
     version: int | None = None  # the protocol version it speaks
+    watching: int | None = None  # people watching now
+    watchable: bool | None = None  # the host allows watchers (a game in progress: join to watch)
 
     @property
     def key(self) -> str | None:
@@ -74,6 +76,10 @@ class Answer:
         who = f"{people} {'person' if people == 1 else 'people'}"
         seats = "" if self.seats is None else f", {who} at {self.seats} seats"
         phase = f", {self.phase}" if self.phase else ""
+        if self.watching:
+            phase += f", {self.watching} watching"
+        if self.phase == "playing" and self.watchable is not None:
+            phase += ": join to watch" if self.watchable else ": no watchers"
         key = f" (key {self.key[:8]}...)" if self.key else ""
         return f"{self.name or 'a table'} at {self.link.address}{seats}{phase}{key}"
 
@@ -256,7 +262,7 @@ class DiscoveryResponder(asyncio.DatagramProtocol):
                 extra = self.info()
             except Exception:  # the table must not break the responder
                 extra = {}
-            for k in ("name", "seats", "people", "phase"):
+            for k in ("name", "seats", "people", "phase", "watching", "watchable"):
                 if k in extra:
                     reply[k] = str(extra[k])[:40] if k in ("name", "phase") else extra[k]
         if self.transport is not None:
@@ -380,9 +386,11 @@ def _answer(data: bytes, addr: tuple[str, int], code: str, nonce: int) -> Answer
         return v[:40] if type(v) is str and v.isprintable() else ""
 
     v = msg.get("v")
+    w = msg.get("watchable")
     return Answer(Link(addr[0], port, code, key), name=text("name"), seats=num("seats"),
                   people=num("people"), phase=text("phase"),
-                  version=v if type(v) is int else None)
+                  version=v if type(v) is int else None, watching=num("watching"),
+                  watchable=w if type(w) is bool else None)
 
 
 async def adiscover(code: str, targets: Iterable[tuple[str, int]] | None = None,

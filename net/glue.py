@@ -15,6 +15,12 @@ host each such ``(token, reason)`` to end with a ``bye`` (``reason`` is ``"remov
 skips it), so nobody watches a CPU's hand through a stale connection. A token the host
 removed joins again as a watcher (no seat); a token the host handed to a CPU (or removed and
 then allowed back) takes its seat back on joining.
+
+Watchers (``docs/seats.md``): a newcomer after the start, or one whose ``hello`` says
+``watch``, becomes a watcher of the table (``Table.watch``: the public view, seat ``None``). A
+watcher may only ask for a seat (``ask_seat``) or leave; every other intent is refused
+``watching``. When a requested seat changes hands (at the start of its next turn),
+:meth:`TableGlue.take_moved` tells the host which connection now holds which seat.
 """
 
 from __future__ import annotations
@@ -40,15 +46,37 @@ class TableGlue:
         self._ended: dict[str, str] = {}  # token -> why: the host must say bye and close it
         self._gone: set[int] = set()  # seats taken from a connected person: not fed until
         #                               someone subscribes them again (snapshot)
-        self._watchers: set[str] = set()  # removed people's tokens that joined to watch
+        self._notes: dict[str, str] = {}  # token -> why it watches (for its welcome)
 
     def take_ended(self) -> list[tuple[str, str]]:
         """The tokens whose connections the host must end now, each with the ``bye`` reason
-        (``"removed"``: the host removed the person; ``"handed"``: the host gave the seat to a
-        CPU). Each is given once."""
+        (``"removed"``: the host removed the person, or showed a watcher out; ``"handed"``: the
+        host gave the seat to a CPU; ``"no_watchers"``: the host forbade watchers). Each is
+        given once."""
         out = list(self._ended.items())
         self._ended.clear()
+        out.extend(self.table.take_shown_out())
         return out
+
+    def take_moved(self) -> list[tuple[str, int, str]]:
+        """Each ``(watcher token, seat, seat token)`` of a watcher whose requested seat changed
+        hands since the last call: the host gives its connection the seat's token (a fresh
+        ``welcome``) and the seat's snapshot."""
+        moved: list[tuple[str, int, str]] = self.table.take_moved()
+        for _w, seat, _tok in moved:
+            self._gone.discard(seat)
+        return moved
+
+    def is_watcher(self, token: str) -> bool:
+        return self.table.watcher_of(token) is not None
+
+    def welcome_extra(self, token: str) -> dict[str, Any]:
+        """The welcome's watcher fields for the connection of ``token`` (none for a seat)."""
+        number = self.table.watcher_of(token)
+        if number is None:
+            return {}
+        note = self._notes.pop(token, "You are watching: ask the host for a CPU seat to play")
+        return {"watcher": number, "note": note}
 
     # --- identity ----------------------------------------------------------------------------
 
@@ -82,6 +110,7 @@ class TableGlue:
             former = t.former_token(i)
             if former is not None:
                 out.append(former)
+        out.extend(t.watcher_tokens())
         return out
 
     def summary(self, token: str) -> dict[str, Any]:
@@ -94,36 +123,59 @@ class TableGlue:
 
     # --- joining -----------------------------------------------------------------------------
 
-    def join(self, name: str, token: str | None) -> str:
-        """The token this connection will use; raises Refusal (sent as a fatal error)."""
+    def _watch(self, name: str, token: str | None, note: str) -> str:
+        r = self.table.watch(name, token=token)
+        if not r:
+            code = "no_watchers" if not self.table.allow_watchers else r.code
+            raise Refusal(code, r.message)
+        tok = str(r.data["token"])
+        self._notes[tok] = note
+        return tok
+
+    def join(self, name: str, token: str | None, *, watch: bool = False) -> str:
+        """The token this connection will use; raises Refusal (sent as a fatal error).
+        A newcomer after the start (or one who asks to, ``watch``) becomes a watcher."""
         t = self.table
         if token is None:
+            if watch:
+                return self._watch(name, None, "You are watching: ask the host for a CPU "
+                                               "seat to play")
             if t.phase != "lobby":
-                raise Refusal("table_full", "the game has already started and every seat is "
-                                            "taken: ask the host for your rejoin link")
+                return self._watch(name, None, "The game has already started: you are "
+                                               "watching. Ask the host for a CPU seat to play")
             r = t.sit(name)
             if not r:
-                raise Refusal("table_full", f"the table is full ({r.message})")
+                raise Refusal("table_full", f"the table is full ({r.message}): join to watch")
             return str(r.data["token"])
         if token == t.host_token:
             return token
+        if t.is_banned(token):
+            raise Refusal("removed", "the host asked you to stop watching this table")
         seat = t.seat_of(token)
         if seat is None:
             former = t.former_seat(token)
             if former is not None:
-                if t.seat_info(former).get("removed") or t.phase == "over":
-                    self._watchers.add(token)  # removed by the host (or all over): they watch
-                    return token
+                info = t.seat_info(former)
+                if info.get("removed") or t.phase == "over":
+                    # removed by the host (or all over): they watch, under their old token
+                    return self._watch(info.get("former_name") or name, token,
+                                       "The host removed you from your seat: you are watching"
+                                       if info.get("removed") else "The game is over")
                 self._check(t.come_back(token))  # the host handed it, or let them back
-                self._watchers.discard(token)
+                if t.watcher_of(token) is not None:
+                    t.unwatch(token)  # they watched meanwhile: now they play again
                 self._gone.discard(former)
                 return token
+        if seat is None and t.watcher_of(token) is not None:  # a watcher rejoins
+            return self._watch(name, token, "You are watching again")
         if seat is None or t.seat_info(seat)["kind"] != "person":
             raise Refusal("bad_token", "this table has no seat for that token (a different "
                                        "table, or the seat was handed to a CPU)")
         return token
 
-    def connected(self, token: str, up: bool) -> None:
+    def connected(self, token: str, up: bool, *, last: bool = True) -> None:
+        """A connection of ``token`` came up or went down (``last``: no other seatless
+        connection is left, so the spectators' outbox goes)."""
         t = self.table
         seat = self.seat_of(token)
         if seat is None:
@@ -133,8 +185,9 @@ class TableGlue:
             # its snapshot first, never the frames queued while nobody read them. (Any other
             # seatless token is the stale connection of a seat the host took: it read that
             # seat's box, not this one, which must stay.)
-            if not up and (token == t.host_token or token in self._watchers):
-                self._watchers.discard(token)
+            if t.watcher_of(token) is not None:
+                t.watcher_connected(token, up)
+            if not up and last and (token == t.host_token or t.watcher_of(token) is not None):
                 t.unsubscribe(None)
             return
         if up:
@@ -153,6 +206,9 @@ class TableGlue:
     def intent(self, token: str, msg: dict[str, Any]) -> str | None:
         """Apply one intent. Returns a new token if the connection's token changed (sit)."""
         t, kind = self.table, msg["t"]
+        if t.watcher_of(token) is not None and t.former_seat(token) is None:
+            self._watcher_intent(token, msg)
+            return None
         if token != t.host_token and t.seat_of(token) is None:
             former = t.former_seat(token)
             if former is not None:  # the host took this seat (a watcher, or a stale connection)
@@ -192,15 +248,43 @@ class TableGlue:
             seat = self.seat_of(token)
             if seat is None:
                 raise Refusal("not_allowed", "no seat to leave")
-            if t.phase == "lobby":
+            if msg.get("to") is not None:  # to a waiting watcher
+                self._check(t.hand_to_watcher(token, seat, msg["to"]))
+            elif t.phase == "lobby":
                 self._check(t.leave(token))
             else:
                 self._check(t.hand_to_cpu(token, seat, "tricky"))
+        elif kind == "hand_to_watcher":
+            self._take(token, msg["seat"], "handed",
+                       lambda: t.hand_to_watcher(token, msg["seat"], msg["watcher"]))
+        elif kind == "ask_seat":
+            raise Refusal("not_allowed", "you already have a seat")
+        elif kind == "accept_seat":
+            self._check(t.accept_seat(token, msg["seat"]))
+        elif kind == "decline_seat":
+            self._check(t.decline_seat(token, msg["seat"]))
+        elif kind == "remove_watcher":
+            self._check(t.remove_watcher(token, msg["watcher"]))
+        elif kind == "watchers":
+            self._check(t.set_allow_watchers(token, msg["allowed"]))
+        elif kind == "auto_seat":
+            self._check(t.set_auto_seat(token, msg["on"]))
         elif kind == "sit":
             return self._sit(token, msg["seat"])
         else:
             raise Refusal("bad_request", f"{kind!r} is not an intent")
         return None
+
+    def _watcher_intent(self, token: str, msg: dict[str, Any]) -> None:
+        """A watcher may ask for a seat or leave; anything else is refused, changing nothing."""
+        t, kind = self.table, msg["t"]
+        if kind == "ask_seat":
+            self._check(t.ask_seat(token, msg["seat"]))
+        elif kind == "leave":
+            self._check(t.unwatch(token))
+        else:
+            raise Refusal("watching", "you are watching this table: ask for a CPU seat to "
+                                      "play")
 
     def _take(self, token: str, seat: int, why: str, act: Any) -> None:
         """The host (or the person) gives ``seat`` to a CPU; a person it was taken from is

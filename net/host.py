@@ -21,7 +21,7 @@ Two ways to run it:
 The table-facing calls are gathered in :class:`TableGlue` (one adapter over ``game.table``), so
 the network code does not depend on the table's inner workings. The limits and the admission of
 handshaking sockets are in :mod:`net.limits`, the handshake's cryptography in :mod:`net.secure`.
-This file is a little over 600 lines because a connection's whole life (admission, handshake,
+This file is about 670 lines because a connection's whole life (admission, handshake,
 serving, output, deadlines) reads best in one place, beside the thread wrapper that runs it.
 """
 
@@ -125,9 +125,12 @@ class Host:
         """What a code look-up's answer tells about this table (besides its key and port)."""
         t = self.glue.table
         seats = [t.seat_info(i) for i in range(t.seat_count)]
+        pub = t.public()
         return {"name": self.glue.table_name(), "seats": len(seats),
                 "people": sum(s["kind"] == "person" for s in seats),
-                "phase": str(getattr(t, "phase", ""))}
+                "phase": str(getattr(t, "phase", "")),
+                "watching": int(pub.get("watching") or 0),
+                "watchable": bool(pub.get("allow_watchers", True))}
 
     async def start(self) -> None:
         self.server = await asyncio.start_server(self._accept, self.bind, self.requested_port,
@@ -188,6 +191,7 @@ class Host:
             try:
                 self.glue.tick()
                 self._flush()
+                self._move_watchers()
             except Exception:  # the table must not take the server down
                 log.exception("table tick failed")
             self._check_writes()
@@ -318,10 +322,13 @@ class Host:
             if c.token is not None and self.by_token.get(c.token) is c:
                 del self.by_token[c.token]
                 if not self._closing:
-                    if not any(o.seat == c.seat for o in self.by_token.values()):
-                        self.glue.connected(c.token, False)
-                        if c.seat is None:  # an admin or watcher: nobody left on seat None
+                    last = not any(o.seat == c.seat for o in self.by_token.values())
+                    if c.seat is None:  # an admin or a watcher (each watcher is listed)
+                        self.glue.connected(c.token, False, last=last)
+                        if last:  # nobody left on seat None
                             self.glue.table.unsubscribe(None)
+                    elif last:
+                        self.glue.connected(c.token, False)
                     self._flush()
 
     def _unpend(self, c: Conn) -> None:
@@ -415,7 +422,7 @@ class Host:
                                                   "to a CPU)")
                 return False
         try:
-            token = self.glue.join(hello["name"], secret)
+            token = self.glue.join(hello["name"], secret, watch=hello.get("watch") is True)
         except Refusal as r:
             await self._fatal(c, r.code, r.message)
             return False
@@ -451,11 +458,26 @@ class Host:
                 self._send(gone, {"t": "bye", "reason": reason})
                 self._close(gone)
 
+    def _move_watchers(self) -> None:
+        """Give each watcher whose requested seat changed hands its seat: the connection gets
+        the seat's token (a fresh ``welcome``, sealed) and the seat's snapshot from now on."""
+        for watcher, seat, token in self.glue.take_moved():
+            c = self.by_token.pop(watcher, None)
+            if c is None or c.closed:
+                continue  # gone meanwhile: the seat's stand-in rule covers it
+            c.token, c.seat = token, seat
+            self.by_token[token] = c
+            self._welcome(c)
+            if not any(o.seat is None for o in self.by_token.values()):
+                self.glue.table.unsubscribe(None)  # the last spectator moved to a seat
+        self._end_taken()
+
     def _welcome(self, c: Conn) -> None:
         """``welcome`` (the seat's secret sealed under the session key) and a snapshot."""
         assert c.token is not None
         self._send(c, {"t": "welcome", "v": P.VERSION, "token": secure.seal(c.token, c.key),
-                       "seat": c.seat, "table": self.glue.summary(c.token)})
+                       "seat": c.seat, "table": self.glue.summary(c.token),
+                       **self.glue.welcome_extra(c.token)})
         self._send(c, self.glue.snapshot(c.token))
 
     async def _serve(self, c: Conn, reader: asyncio.StreamReader) -> None:
@@ -523,8 +545,10 @@ class Host:
             self._flush()
             self._welcome(c)
         self._flush()
+        self._move_watchers()  # a seat given in the lobby changes hands at once
         self._end_taken()
-        if self.glue.seat_of(c.token) is None and c.token != self.glue.table.host_token:
+        if (self.glue.seat_of(c.token) is None and c.token != self.glue.table.host_token
+                and not self.glue.is_watcher(c.token)):
             # left, or handed its own seat to a CPU: this token is finished
             self._send(c, {"t": "bye", "reason": "left"})
             with contextlib.suppress(Exception):

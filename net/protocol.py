@@ -148,6 +148,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
         "token": (_opt(TOKEN), False),  # version 1 only: a version 2 host refuses it
         "code": (_opt(CODE), False),
         "dh": (PUBLIC, False),  # the client's one-use public value (required by the host)
+        "watch": (BOOL, False),  # join to watch (also from the lobby)
     },
     "proof": {"proof": (_opt(MAC), True)},  # HMAC of the session with the seat's secret
     "sit": {"seat": (SEAT, True)},
@@ -158,7 +159,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "hand_to_cpu": {"seat": (SEAT, True), "level": (TEXT, True)},
     "set_cpu": {"seat": (SEAT, True), "level": (TEXT, True)},
     "start": {},
-    "leave": {},
+    "leave": {"to": (_opt(NONNEG), False)},  # to: a watcher's number, who takes the seat
     "ping": {"n": (NONNEG, False)},
     # the host's table controls (docs/table.md): hand any seat to a CPU (above), remove a
     # person and let them back, the turn clock and the pause limit (seconds, nil: off),
@@ -168,6 +169,16 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
     "turn_clock": {"seconds": (_opt(NUMBER), True)},
     "pause_limit": {"seconds": (_opt(NUMBER), True)},
     "end_pause": {},
+    # watchers and seats changing hands (docs/seats.md): a watcher asks for a CPU seat; the
+    # host accepts or declines, hands a seat to a watcher, removes a watcher, and sets whether
+    # anyone may watch and whether a seat asked for is given at once
+    "ask_seat": {"seat": (SEAT, True)},
+    "accept_seat": {"seat": (SEAT, True)},
+    "decline_seat": {"seat": (SEAT, True)},
+    "hand_to_watcher": {"seat": (SEAT, True), "watcher": (NONNEG, True)},
+    "remove_watcher": {"watcher": (NONNEG, True)},
+    "watchers": {"allowed": (BOOL, True)},
+    "auto_seat": {"on": (BOOL, True)},
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -180,13 +180,14 @@ class RawConn:
     ``stop_reading()`` makes it a slow reader (nothing more is read from the socket)."""
 
     def __init__(self, port: int, name: str, code: str | None, token: str | None = None,
-                 rcvbuf: int | None = None) -> None:
+                 rcvbuf: int | None = None, *, host: str = "127.0.0.1",
+                 watch: bool = False) -> None:
         self.name = name
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         if rcvbuf is not None:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         self.sock.settimeout(10)
-        self.sock.connect(("127.0.0.1", port))
+        self.sock.connect((host, port))
         self.lock = threading.Lock()
         self.q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self.alive = True
@@ -199,7 +200,10 @@ class RawConn:
         self.host_key: str | None = None
         self.handshake: list[dict[str, Any]] = []  # the host's challenge (or error)
         mine = secure.KeyPair()
-        self.send({"t": "hello", "v": P.VERSION, "name": name, "code": code, "dh": mine.public})
+        hello = {"t": "hello", "v": P.VERSION, "name": name, "code": code, "dh": mine.public}
+        if watch:
+            hello["watch"] = True
+        self.send(hello)
         try:
             ch = P.recv_msg(self.sock)
         except (OSError, P.ProtocolError):

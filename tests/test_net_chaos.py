@@ -260,7 +260,7 @@ def test_chaos_across_two_namespaces() -> None:
         pytest.fail(f"cannot create network namespaces: {reason}")
     root = str(Path(__file__).resolve().parents[1])
     with tempfile.TemporaryDirectory() as tmp, netns.NetnsPair() as lan:
-        host = lan.popen("a", [sys.executable, "-m", "net.cli", "--host", "--headless",
+        host = lan.popen("a", [sys.executable, "-m", "game.launch", "--host", "--headless",
                                "--game", "layout", "--seats", "3", "--option", "layout_size=3",
                                "--speed", "blitz", "--cpu", "easy", "--sync-cpu",
                                "--clock-scale", "20", "--exit-when-over", "--autostart", "2",

@@ -94,7 +94,7 @@ def pre_auth_payloads(rng: random.Random, code: str, n: int) -> list[tuple[str, 
         elif k == 8:
             out.append(("newcomer mid-game", P.pack({"t": "hello", "v": P.VERSION, "name": "Eve",
                                                      "code": code, "dh": DH})
-                        + P.pack({"t": "proof", "proof": None}), {"table_full"}))
+                        + P.pack({"t": "proof", "proof": None}), {"no_watchers"}))
         elif k == 9:
             out.append(("junk value", frame(msgpack.packb(rng.choice(junk_values))),
                         {"hello_first", "bad_message"}))
@@ -135,6 +135,9 @@ def test_hostile_frames_change_nothing(fuzz_lan: tuple[Table, HostThread]) -> No
     assert hb.c.start_game()
     run_until(bots, lambda: all(b.phase == "playing" for b in bots) and table.state_no >= 3,
               what="started")
+    # a newcomer after the start would watch: this table forbids watchers, so that every
+    # pre-handshake attack is refused (never a welcome); test_watchers_net.py has watchers
+    ht.call(lambda h: h.glue.table.set_allow_watchers(h.glue.table.host_token, False))
     seats_before = [(s["kind"], s["level"]) for s in hb.seats]
     speed_before = table.speed.name
 

@@ -64,6 +64,10 @@ class NetSession(SessionBase):
         self._welcome: tuple[int | None, str] | None = None  # (seat, token) until the snapshot
         #: The hosted table's save file (hosting only), for Reopen a saved table.
         self.save_path: Path | None = None
+        #: This connection watches (its watcher number, from the welcome; None: a seat or the
+        #: admin) and the host's words why (``docs/seats.md``).
+        self.watcher: int | None = None
+        self.watch_note = ""
 
     # ------------------------------------------------------------------ messages
     def poll(self) -> list[TableMessage]:
@@ -98,6 +102,8 @@ class NetSession(SessionBase):
                 self.public["game"] = self.game
                 # the seat is ours once the snapshot that follows brings the seats
                 self._welcome = (m.get("seat"), m.get("token") or "")
+                self.watcher = m.get("watcher")
+                self.watch_note = str(m.get("note") or "")
             elif t in TABLE_MESSAGES:
                 msg = from_wire(m)
                 seat = self.screen_seat()
@@ -179,6 +185,34 @@ class NetSession(SessionBase):
 
     def tap_in(self, seat: int) -> Result:
         return Result(False, "not_allowed", "no hot seat on a LAN table", 0)
+
+    # ------------------------------------------------------------------ watchers (issue 17)
+    def watchers(self) -> list[dict[str, Any]]:
+        """Who is watching (``[{"watcher", "name"}]``, from the public summary)."""
+        return list(self.public.get("watchers") or [])
+
+    def ask_seat(self, seat: int) -> Result:
+        """A watcher asks for a CPU seat (it changes hands at that seat's next turn)."""
+        return self._sent(self.client.ask_seat(seat), "request")
+
+    def accept_seat(self, seat: int) -> Result:
+        return self._sent(self.client.accept_seat(seat), "accept")
+
+    def decline_seat(self, seat: int) -> Result:
+        return self._sent(self.client.decline_seat(seat), "decline")
+
+    def hand_to_watcher(self, seat: int, watcher: int) -> Result:
+        """Leave this seat for good to a waiting watcher (the host: give a CPU seat)."""
+        return self._sent(self.client.hand_to_watcher(seat, watcher), "hand over")
+
+    def remove_watcher(self, watcher: int) -> Result:
+        return self._sent(self.client.remove_watcher(watcher), "remove")
+
+    def allow_watchers(self, allowed: bool) -> Result:
+        return self._sent(self.client.allow_watchers(allowed), "watchers")
+
+    def auto_seat(self, on: bool) -> Result:
+        return self._sent(self.client.auto_seat(on), "seat setting")
 
     def undo(self) -> Result:
         return Result(False, "not_allowed", "undo is only for solo games", 0)

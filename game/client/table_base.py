@@ -616,7 +616,7 @@ class TableScene(Scene):
         status = self.session.status
         failure = self.session.failure
         if failure is not None and failure[0] in ("removed", "handed", "replaced"):
-            return {"removed": "The host removed you from the table. Join again to watch.",
+            return {"removed": "The host removed you from the table.",
                     "handed": "The host gave your seat to a CPU. Join again to take it back.",
                     "replaced": "Your seat was joined from another window or machine."
                     }[failure[0]]

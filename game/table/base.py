@@ -36,7 +36,7 @@ from game.table.pacing import PAUSE_LIMIT_DEFAULT, SPEEDS, TURN_CLOCK_DEFAULT, S
 from game.table.pause import NO_PAUSE, pause_reasons
 from game.table.results import GameResult, game_result
 from game.table.results import points as reckon_points
-from game.table.seats import SYMBOLS, Seat, is_seat, same
+from game.table.seats import SYMBOLS, Ask, Seat, Watcher, is_seat, same
 
 log = logging.getLogger("game.table")
 
@@ -151,6 +151,17 @@ class TableBase:
         # the seat whose turn ran out: the stand-in plays the rest of that turn (a Trash turn
         # is several plays) at CPU pace, unless the person plays first
         self._finishing: int | None = None
+        # Watchers and seats changing hands (game/table/watchers.py, docs/seats.md)
+        self._watchers: dict[str, Watcher] = {}  # token -> watcher
+        self._watcher_no = 0  # the last watcher number given
+        self._banned: set[str] = set()  # watcher tokens the host removed
+        self._asks: dict[int, Ask] = {}  # seat -> the request for it
+        self.allow_watchers = True  # the host's settings (saved)
+        self.auto_seat = False
+        # for the host program: (watcher token, seat, seat token) of each watcher who took a
+        # seat, and (token, reason) of each watcher the host showed out
+        self._moved: list[tuple[str, int, str]] = []
+        self._shown_out: list[tuple[str, str]] = []
 
 
     def _record(self, rec: dict[str, Any]) -> None:
@@ -371,9 +382,10 @@ class TableBase:
             msg: TableMsg = {"type": "table", **public}
             self._broadcast(lambda _seat: msg)
 
-    def _put_seat(self, new: Seat) -> None:
-        """``new`` takes its seat (keeping the seat's team and symbol) and is recorded; a
-        seat's worth during play is the lowest it had."""
+    def _put_seat(self, new: Seat, *, record: bool = True) -> None:
+        """``new`` takes its seat (keeping the seat's team and symbol) and is recorded (unless
+        ``record`` is False: the caller writes its own record); a seat's worth during play is
+        the lowest it had."""
         i = new.index
         old = self._seats[i]
         new.team, new.symbol = old.team, old.symbol
@@ -382,7 +394,8 @@ class TableBase:
             self._worth[i] = min(self._worth[i], new.worth)
         else:
             self._worth[i] = new.worth
-        self._record({"t": "seat", **new.to_record()})
+        if record:
+            self._record({"t": "seat", **new.to_record()})
 
     def _drop_cpu_request(self) -> None:
         if self._cpu_pending is not None:
@@ -435,6 +448,12 @@ class TableBase:
             "turn_clock": self.turn_clock, "turn_limit": self.turn_limit(),
             "turn_left": self.turn_left(), "pause_limit": self.pause_limit,
             "pause_left": self.pause_left(), "notice": self._notice,
+            "watchers": [{"watcher": w.number, "name": w.name}
+                         for w in self._watchers.values() if w.connected],
+            "watching": sum(w.connected for w in self._watchers.values()),
+            "allow_watchers": self.allow_watchers, "auto_seat": self.auto_seat,
+            "asks": [{"seat": a.seat, "watcher": a.number, "name": a.name,
+                      "accepted": a.accepted} for _, a in sorted(self._asks.items())],
         }
 
     def _snapshot(self, seat: int | None) -> Snapshot:

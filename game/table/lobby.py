@@ -88,9 +88,12 @@ class SeatIntents(TableBase):
         self, i: int, level: str, *, left: str | None, token: str | None = None,
         former: str | None = None, former_name: str | None = None, allowed: bool = False,
     ) -> None:
+        played = list(self._seats[i].played)
+        if left is not None and self._seats[i].kind == "person":  # a person leaves during play
+            played.append(left)
         self._put_seat(Seat(i, "cpu", cpu_name(level), level, token or new_token(), False,
                             left=left, former=former, former_name=former_name,
-                            allowed=allowed))
+                            allowed=allowed, played=played))
         self._drop_cpu_request()
 
     def set_cpu(self, host_token: str, seat: int, level: str) -> Result:
@@ -368,7 +371,10 @@ class SeatIntents(TableBase):
         if self.phase == "over":
             return self._no("game_over", "game over")
         name = s.former_name or "Guest"
-        self._put_seat(Seat(i, "person", name, s.level, token, False))
+        played = list(s.played)
+        if name in played:  # back in the seat the host took: they hold it again
+            del played[len(played) - 1 - played[::-1].index(name)]
+        self._put_seat(Seat(i, "person", name, s.level, token, False, played=played))
         self._drop_cpu_request()
         self._note("back", i, f"{name} is back at seat {i}")
         self._refresh(self._now())

@@ -71,9 +71,13 @@ class SeatInfo(TypedDict):
     removed: NotRequired[bool]
     returnable: NotRequired[bool]
     timeouts: NotRequired[Count]  # turns a CPU played for this person: their turn clock ran out
+    # everyone who held this seat during play and left it (handed it to a CPU or a watcher):
+    # the result lists them as played, not won (docs/seats.md)
+    played: NotRequired[list[str]]
 
 
-NoticeKind = Literal["timed_out", "pause_ended", "handed", "removed", "allowed", "back"]
+NoticeKind = Literal["timed_out", "pause_ended", "handed", "removed", "allowed", "back",
+                     "watching", "ask", "seat_taken", "declined", "lapsed"]
 
 
 class Notice(TypedDict):
@@ -83,6 +87,23 @@ class Notice(TypedDict):
     kind: NoticeKind
     seat: Seat | None  # the seat it is about (None: the whole table)
     text: str
+
+
+class WatcherInfo(TypedDict):
+    """One person watching the table (public: a number and a name, never a token)."""
+
+    watcher: Count  # the watcher's number at this table (1, 2, ...): the intents name it
+    name: str
+
+
+class SeatAsk(TypedDict):
+    """A request to take a CPU seat, waiting for the host or for that seat's next turn."""
+
+    seat: Seat
+    watcher: Count | None  # the watcher who asked (None: a person at the host's screen)
+    name: str
+    accepted: bool  # the host (or the table's auto-accept) said yes: it changes hands at the
+    #                 start of that seat's next turn
 
 
 class Public(TypedDict):
@@ -111,6 +132,12 @@ class Public(TypedDict):
     pause_limit: NotRequired[float | None]  # seconds after which a pause nobody resumes ends
     pause_left: NotRequired[float | None]  # seconds left before the running pause ends
     notice: NotRequired[Notice | None]
+    # Watchers and seats changing hands (docs/seats.md); NotRequired: older hosts have none.
+    watchers: NotRequired[list[WatcherInfo]]  # who is watching now (connected)
+    watching: NotRequired[Count]  # how many
+    allow_watchers: NotRequired[bool]  # the host's setting: may anyone watch
+    auto_seat: NotRequired[bool]  # the host's setting: a seat asked for is given at once
+    asks: NotRequired[list[SeatAsk]]
 
 
 class TableMsg(Public):
@@ -168,6 +195,8 @@ class Welcome(TypedDict):
     token: Token
     seat: Seat | None
     table: dict[str, Any]
+    watcher: NotRequired[Count | None]  # this connection watches: its watcher number
+    note: NotRequired[str]  # why (in words): "The game has already started: you are watching"
 
 
 class Refused(TypedDict):

@@ -3,8 +3,9 @@
 :func:`game_result` reads only the public summary (:class:`~game.table.messages.Public`: the
 seats with ``left``, the outcome, the points, the turns, the table id and the config), which
 every machine at the table holds alike, so the record each one gives ``Store.record_game`` is
-the same. People who handed their seat to a CPU are listed (the seat's ``left``) with no
-points, not won: they played the game.
+the same. People who handed their seat to a CPU or to a watcher are listed (the seat's
+``played``; ``left`` from an older host) with no points, not won: they played the game. A
+seat's points go to whoever holds it at the end (``docs/seats.md``).
 
 :func:`points` is the table's own reckoning (it needs each seat's lowest worth while play was
 on, which only the table keeps); the summary carries its answer.
@@ -65,8 +66,13 @@ def game_result(public: Public | Mapping[str, Any], seed: int | None = None
                 people.append({"seat": s["seat"], "name": s["name"],
                                "points": int(pts.get(str(s["seat"]), 0)),
                                "won": s["seat"] in winners})
-            elif s.get("left"):
-                people.append({"seat": s["seat"], "name": str(s["left"]), "points": 0,
+            # Everyone who held the seat during play and left it (to a CPU or a watcher):
+            # played, not won (docs/seats.md). A summary from an older host has only ``left``.
+            earlier = s.get("played")
+            if not isinstance(earlier, list):
+                earlier = [s["left"]] if s.get("left") and s["kind"] != "person" else []
+            for name in earlier:
+                people.append({"seat": s["seat"], "name": str(name), "points": 0,
                                "won": False})
     game = str(public["game"])
     config: Mapping[str, Any] = public.get("config") or {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from game.table.errors import TableError
@@ -57,6 +57,9 @@ class Seat:
     former_name: str | None = None
     allowed: bool = False
     timeouts: int = 0  # turns the stand-in played for this person because the turn clock ran out
+    # everyone who held this seat during play and left it (to a CPU or a watcher), in order:
+    # the result lists them as played, not won (docs/seats.md)
+    played: list[str] = field(default_factory=list)
 
     def to_record(self) -> dict[str, Any]:
         """The seat as the save file keeps it (``former``... only when set: old saves match)."""
@@ -66,6 +69,8 @@ class Seat:
         }
         if self.former is not None:
             rec.update(former=self.former, former_name=self.former_name, allowed=self.allowed)
+        if self.played:
+            rec["played"] = list(self.played)
         return rec
 
     def public(self, playing: bool, host: bool) -> SeatInfo:
@@ -80,7 +85,7 @@ class Seat:
             "host": host, "left": self.left,
             "removed": self.former is not None and not self.allowed,
             "returnable": self.former is not None and self.allowed,
-            "timeouts": self.timeouts,
+            "timeouts": self.timeouts, "played": list(self.played),
         }
 
     @property
@@ -156,6 +161,38 @@ def seat_from_record(r: Mapping[str, Any], i: int) -> Seat:
         raise ValueError(f"seat {i} has 'former' {former!r}")
     if former_name is not None and not isinstance(former_name, str):
         raise ValueError(f"seat {i} has 'former_name' {former_name!r}")
+    played = r.get("played", [])
+    if not isinstance(played, list) or not all(isinstance(p, str) for p in played):
+        raise ValueError(f"seat {i} has 'played' {played!r}")
     return Seat(i, str(r["kind"]), r["name"], str(r["level"]), r["token"], bool(r["local"]),
                 left=left, former=former, former_name=former_name,
-                allowed=former is not None and r.get("allowed") is True)
+                allowed=former is not None and r.get("allowed") is True, played=list(played))
+
+
+WATCHERS_MAX = 16  # people watching at once (a flood of watchers is refused, not kept)
+WATCHER_RECORDS_MAX = 64  # watchers remembered (for a rejoin), connected or not
+
+
+@dataclass
+class Watcher:
+    """A person watching the table: the public view only (no seat, no hand). ``token`` is the
+    secret their connection rejoins with; ``number`` is what everyone else sees and names."""
+
+    number: int
+    name: str
+    token: str
+    connected: bool = True
+
+
+@dataclass
+class Ask:
+    """A request for a CPU seat. ``token`` is the seat's secret from the change on (made when
+    it was asked, given to the person only when the seat changes hands)."""
+
+    seat: int
+    name: str
+    token: str
+    watcher: str | None  # the watcher's token (None: a person at the host's screen)
+    number: int | None  # the watcher's public number
+    local: bool = False
+    accepted: bool = False

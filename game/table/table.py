@@ -28,7 +28,7 @@ from game.table import savefile
 from game.table.base import OUTBOX_MAX, Result, TableBase, _opening, log
 from game.table.cpu import CPU_TIMEOUT, HISTORY_MAX, CpuFailed, CpuJob, CpuRunner, cpu_due, cpu_seed
 from game.table.errors import CorruptSave, SaveError, TableError
-from game.table.lobby import SeatIntents, _clock_setting
+from game.table.lobby import _clock_setting
 from game.table.messages import Event, PlayMsg, StartMsg
 from game.table.pacing import (
     CLOCK_MAX,
@@ -46,11 +46,12 @@ from game.table.seats import (
     seat_from_record,
     seat_from_spec,
 )
+from game.table.watchers import WatcherIntents
 
 __all__ = ["OUTBOX_MAX", "Result", "Table"]
 
 
-class Table(SeatIntents, TableBase):
+class Table(WatcherIntents, TableBase):
     """One game at one table. Build it with :meth:`create` or :meth:`resume`."""
 
     # ------------------------------------------------------------------ construction
@@ -240,6 +241,16 @@ class Table(SeatIntents, TableBase):
             if rec["name"] not in SPEEDS:
                 raise ValueError(f"unknown speed {rec['name']!r}")
             self.speed = SPEEDS[rec["name"]]
+        elif t == "handover":
+            self._replay_handover(dict(rec))
+        elif t == "watchers":
+            if type(rec.get("allowed")) is not bool:
+                raise ValueError(f"a damaged watchers record {dict(rec)!r}")
+            self.allow_watchers = rec["allowed"]
+        elif t == "auto_seat":
+            if type(rec.get("on")) is not bool:
+                raise ValueError(f"a damaged auto_seat record {dict(rec)!r}")
+            self.auto_seat = rec["on"]
         elif t in ("turn_clock", "pause_limit"):
             value = _clock_setting(rec.get("seconds", False))
             if value is False:
@@ -273,6 +284,7 @@ class Table(SeatIntents, TableBase):
             }
 
         self._broadcast(message)
+        self._turn_starts(mover)  # a seat asked for in the lobby and accepted since
         self._refresh(now)
         return self._ok("the game starts")
 
@@ -374,6 +386,10 @@ class Table(SeatIntents, TableBase):
             }
 
         self._broadcast(message)
+        if self.phase == "over":
+            self._asks.clear()  # nothing left to take
+        elif mover != seat:
+            self._turn_starts(mover)  # the turn passed: a seat asked for changes hands now
         self._refresh(now)
 
     def _undo_last(self) -> tuple[int, str]:
