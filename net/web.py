@@ -89,6 +89,7 @@ def load_files(folder: Path | None = None) -> dict[str, tuple[bytes, str]]:
     if "/index.html" not in out:
         raise FileNotFoundError(f"no index.html in {folder}")
     out["/"] = out["/index.html"]
+    out.setdefault("/favicon.ico", out.get("/favicon.svg", (b"", "image/x-icon")))
     return out
 
 
