@@ -19,6 +19,7 @@ The only web-only additions, both made here and never reaching the table:
   plays of that view, ``[[token, words], ...]``, in the desktop moves list's words when the
   launcher gives a ``describe`` function (``WebConfig.describe``: the words live in the client
   layer, which ``net`` may not import), else the bare tokens;
+* a track ``play`` gets ``play_words``: that play in words, said from the view before it;
 * ``{"t": "hint"}`` from the phone is answered here, from the last view sent to that phone,
   with ``{"t": "hint", "play": token, "reason": words}`` (``game.ai.hint`` on a worker thread).
 
@@ -367,7 +368,11 @@ class WebServer:
         view = box.get("view")
         if not isinstance(view, dict):
             return msg
-        t.view = view
+        before, t.view = t.view, view
+        if msg.get("t") == "play" and before is not None and self.config.describe is not None \
+                and view.get("game") == "track":
+            with contextlib.suppress(Exception):  # the play in words, from the view before it
+                msg["play_words"] = self.config.describe(str(msg["play"]), before)
         to_move = box.get("to_move")
         if to_move is None or to_move != view.get("seat"):
             return msg

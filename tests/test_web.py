@@ -63,6 +63,7 @@ class WsConn:
         self.lock = threading.Lock()
         self.q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self.texts: list[str] = []
+        self.times: list[float] = []  # when each text frame came (time.monotonic)
         self.alive = True
         self.closed_code: int | None = None
         self.token = token
@@ -121,6 +122,7 @@ class WsConn:
             op, data = self._frame()
             if op == 1:
                 text = data.decode()
+                self.times.append(time.monotonic())
                 self.texts.append(text)
                 msg: dict[str, Any] = json.loads(text)
                 if msg.get("t") == "welcome":

@@ -92,7 +92,7 @@ function take(m) {
       if (m.t === "play") {
         S.pub.outcome = m.outcome;
         const who = seatName(m.seat);
-        S.last = `${who} played ${m.play}`;
+        S.last = `${who}: ${m.play_words || m.play}`;
       } else S.pub.phase = "playing";
       S.legal = m.legal_words || [];
       S.selected = null; S.first = null; S.hint = null;
@@ -268,7 +268,9 @@ function hintWords(h) {
 function overScreen() {
   const o = S.pub.outcome || {};
   const win = (o.winners || o.winning_seats || []).map(seatName).join(", ");
-  return `<h2>Game over</h2><p>${win ? esc(win) + " won." : esc(JSON.stringify(o))}</p>`;
+  const pts = Object.entries(S.pub.points || {}).map(([s, p]) => `${esc(seatName(Number(s)))}: ${esc(p)}`);
+  return `<h2>Game over</h2><p>${win ? esc(win) + " won." : ""}</p>` +
+    (pts.length ? `<p>Points: ${pts.join(", ")}</p>` : "");
 }
 
 function render() {
