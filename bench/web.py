@@ -30,9 +30,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-from net.web import load_files  # noqa: E402
-from tests.net_bots import Bot, host_bot, join, make_table, run_until  # noqa: E402
-from tests.test_web import PhoneBot, WsConn, web_host  # noqa: E402
+from net.web import load_files
+from tests.net_bots import Bot, host_bot, join, make_table, run_until
+from tests.test_web import PhoneBot, WsConn, web_host
 
 
 def page_kb() -> float:
@@ -101,7 +101,7 @@ def play_to_phone(plays: int) -> list[float]:
                 sent[(_b.seat or 0, state_no)] = time.monotonic()
                 return bool(_o(tok, state_no, ref))
 
-            b.c.play = timed  # type: ignore[method-assign]
+            b.c.play = timed  # type: ignore[method-assign,assignment]
         run_until(bots, lambda: sum(s["kind"] == "person" for s in people[0].seats) == 8)
         people[0].c.start_game()
         conn: WsConn = phone.c  # type: ignore[assignment]

@@ -91,7 +91,8 @@ def test_wheel_in_a_fresh_venv_has_every_sprite_and_sound(tmp_path: Path) -> Non
     assert got["sounds"] == want_sounds
     assert got["missing"] == []
     assert Path(got["web_dir"]).is_relative_to(site)  # the phone client's files too
-    assert got["web"] == sorted(["/", "/favicon.ico", *("/" + p.name for p in (ROOT / "web").iterdir())])
+    want_web = ["/", "/favicon.ico", *("/" + p.name for p in (ROOT / "web").iterdir())]
+    assert got["web"] == sorted(want_web)
 
     tee = str(venv / "bin" / "tee-table")
     r = run([tee, "--help"], timeout=60, env=env, cwd=elsewhere)

@@ -247,7 +247,8 @@ def test_the_track_screen_cards_words_split_and_hint(browser: Any) -> None:
                     before = table.state_no
                     if click(d, '[data-act^="play:"]'):
                         plays += 1
-                        until(bots, lambda: table.state_no > before, 5, "the play went in")
+                        until(bots, lambda b=before: bool(table.state_no > b), 5,  # type: ignore[misc]
+                              "the play went in")
                 continue
             phone_step(d) if st["pause"] else None
             time.sleep(0.02)
