@@ -342,6 +342,8 @@ class WebServer:
                         self._hint(transport)
                         continue
                     reader.feed_data(json_to_frame(m.data))
+                    if len(getattr(reader, "_buffer", b"")) > 4 * P.MAX_FRAME:
+                        break  # the host is not keeping up with this phone: let it go
                 elif m.type == WSMsgType.BINARY:
                     reader.feed_data(P.HEADER.pack(1) + BAD_BODY)
                 else:

@@ -92,7 +92,9 @@ function take(m) {
       if (m.t === "play") {
         S.pub.outcome = m.outcome;
         const who = seatName(m.seat);
-        S.last = `${who}: ${m.play_words || m.play}`;
+        const r = prefixOf(m.play);
+        S.last = m.play_words ? `${who}: ${m.play_words}`
+          : `${who} played ${S.view && S.view.game === "layout" ? trashDone(m.play) : (RANK_WORDS[r] || m.play)}`;
       } else S.pub.phase = "playing";
       S.legal = m.legal_words || [];
       S.selected = null; S.first = null; S.hint = null;
@@ -184,9 +186,11 @@ function trackHand() {
     if (!byRank.has(r)) byRank.set(r, []);
     byRank.get(r).push([tok, words]);
   }
+  let marked = false;
   const cards = hand.map((c) => {
     const k = card(c), live = byRank.has(k.rank);
-    const sel = S.selected === k.rank ? " sel" : "";
+    const sel = S.selected === k.rank && !marked ? " sel" : "";
+    if (sel) marked = true;
     return `<button class="card${k.red ? " red" : ""}${live ? "" : " dead"}${sel}" ` +
       `data-act="card:${k.rank}">${esc(k.label)}</button>`;
   }).join("");
@@ -229,6 +233,10 @@ function trashWords(tok) {
   }
   if (tok[0] === "W") return `Wild card to place ${tok.slice(1)}`;
   return tok;
+}
+
+function trashDone(tok) {
+  return tok === "S" ? "from the stock" : tok === "D" ? "from the discards" : "a wild card";
 }
 
 function trashScreen() {
@@ -295,6 +303,9 @@ function render() {
   root.innerHTML = html;
   root.dataset.screen = !S.pub ? "join" : S.pub.phase;
   if (focus) { const el = document.getElementById(focus); if (el) el.focus(); }
+  const list = document.querySelector(".plays");
+  if (list && S.scroll) list.scrollIntoView({ block: "nearest" });
+  S.scroll = false;
 }
 
 // --- taps ---------------------------------------------------------------------------------
@@ -312,11 +323,12 @@ document.addEventListener("click", (e) => {
   else if (act === "leave") { S.stop = true; send({ t: "leave" }); }
   else if (act === "pause") send({ t: "pause" });
   else if (act === "hint") send({ t: "hint" });
-  else if (act.startsWith("card:")) { S.selected = Number(arg); S.first = null; render(); }
-  else if (act.startsWith("first:")) { S.first = arg || null; render(); }
+  else if (act.startsWith("card:")) { S.selected = Number(arg); S.first = null; S.scroll = true; render(); }
+  else if (act.startsWith("first:")) { S.first = arg || null; S.scroll = true; render(); }
   else if (act.startsWith("play:")) play(arg);
 });
 
 window.teeTable = S; // for tests and curious people
+S.render = render;
 render();
 if (myName() && stored()) connect();
