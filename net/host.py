@@ -625,6 +625,12 @@ class HostThread:
         return self.host.fingerprint
 
     @property
+    def web_url(self) -> str | None:
+        """The phones' link (``http://HOST:WEBPORT/#KEY/CODE``) when serving them, else None."""
+        assert self.host is not None
+        return None if self.host.web is None else str(self.host.web.url)
+
+    @property
     def host_token(self) -> str:
         return self.call(lambda h: h.glue.host_token())
 

@@ -339,6 +339,8 @@ class WebServer:
                     break
                 if m.type == WSMsgType.TEXT:
                     if '"hint"' in m.data and _is_hint(m.data):
+                        # counted by the host like any message (rate, flood, idle): as a ping
+                        reader.feed_data(json_to_frame('{"t":"ping","n":0}'))
                         self._hint(transport)
                         continue
                     reader.feed_data(json_to_frame(m.data))

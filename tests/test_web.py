@@ -271,6 +271,7 @@ def test_the_page_its_files_and_the_qr_code_are_served(lan: tuple[Table, HostThr
     assert e.value.code == 404
     assert ht.host is not None and ht.host.web is not None
     url = ht.host.web.url
+    assert ht.web_url == url
     assert url.endswith(f":{port}/#{ht.fingerprint}/{ht.code}") and url.startswith("http://")
 
 
