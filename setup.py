@@ -3,7 +3,8 @@
 * The optional C core of the track-game engine: without a compiler the extension is skipped
   with a warning and the pure-Python engine runs.
 * The sprites and sounds as package data: the top-level ``sprites/*.png`` and
-  ``sounds/*.wav`` (the source of truth) are copied into the built package as
+  ``sounds/*.wav`` (the source of truth) are copied (and the phone client's ``web/`` files,
+  served by ``net/web.py``, the same way as ``game/assets_data/web``) into the built package as
   ``game/assets_data/sprites`` and ``game/assets_data/sounds``, where an installed program
   reads them with ``importlib.resources`` (``game/client/assets.py``). An editable install
   copies nothing: it reads the source tree's folders.
@@ -18,7 +19,7 @@ from setuptools.command.build_py import build_py  # type: ignore[import-untyped]
 
 HERE = Path(__file__).resolve().parent
 #: (source folder, file pattern) shipped as ``game/assets_data/<folder>/``.
-ASSETS = (("sprites", "*.png"), ("sounds", "*.wav"))
+ASSETS = (("sprites", "*.png"), ("sounds", "*.wav"), ("web", "*.*"))
 
 
 class BuildPyWithAssets(build_py):

@@ -66,7 +66,9 @@ class Host:
         limits: Limits | None = None,
         on_change: Callable[[], None] | None = None,
         key_file: str | os.PathLike[str] | None = None,
+        web: Any = None,
     ) -> None:
+        """``web``: a :class:`net.web.WebConfig` to serve phones too (``docs/web.md``)."""
         self.glue = table if isinstance(table, TableGlue) else TableGlue(table)
         if key_file is None:
             save = getattr(self.glue.table, "save_path", None)
@@ -94,6 +96,8 @@ class Host:
         self.discovery_error: str | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._closing = False
+        self.web_config = web
+        self.web: Any = None  # the net.web.WebServer, once started
         self.stats = {"accepted": 0, "refused": 0, "errors": 0, "frames_in": 0, "evicted": 0,
                       "stalled": 0, "slow_cut": 0, "hello_busy": 0, "key_exchanges": 0}
 
@@ -148,6 +152,11 @@ class Host:
         self.glue.set_link(make_link(self.address, self.port, self.code, self.fingerprint),
                            self.code)
         self._ticker = asyncio.create_task(self._tick_loop())
+        if self.web_config is not None:
+            from net.web import WebServer
+
+            self.web = WebServer(self, self.web_config)
+            await self.web.start()
 
     async def serve_forever(self) -> None:
         assert self.server is not None
@@ -167,6 +176,8 @@ class Host:
         for c in list(self.conns):
             self._send(c, {"t": "bye", "reason": reason})
             self._close(c)
+        if self.web is not None:
+            await self.web.stop()
         if self.server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 2)
@@ -636,6 +647,12 @@ class HostThread:
     def fingerprint(self) -> str:
         assert self.host is not None
         return self.host.fingerprint
+
+    @property
+    def web_url(self) -> str | None:
+        """The phones' link (``http://HOST:WEBPORT/#KEY/CODE``) when serving them, else None."""
+        assert self.host is not None
+        return None if self.host.web is None else str(self.host.web.url)
 
     @property
     def host_token(self) -> str:

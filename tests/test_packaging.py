@@ -20,8 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What the build needs from the source tree (pyproject's packages.find + setup.py's assets).
-SOURCES = ("game", "net", "sprites", "sounds", "pyproject.toml", "setup.py", "MANIFEST.in",
-           "README.md")
+SOURCES = ("game", "net", "sprites", "sounds", "web", "pyproject.toml", "setup.py",
+           "MANIFEST.in", "README.md")
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "build", "dist", "*.egg-info")
 
 CHECK = r"""
@@ -38,7 +38,10 @@ sounds = []
 for p in sorted(A.SOUNDS.glob("*.wav")):
     a.sound(p.stem)  # AssetError if the file were missing; None without an audio device
     sounds.append(p.stem)
-print(json.dumps({"game": game.__file__, "sprites_dir": str(A.SPRITES),
+from net import web as W
+web = sorted(W.load_files())
+print(json.dumps({"game": game.__file__, "sprites_dir": str(A.SPRITES), "web": web,
+                  "web_dir": str(W.web_dir()),
                   "sounds_dir": str(A.SOUNDS), "sprites": sprites, "sounds": sounds,
                   "missing": a.check_all()}))
 """
@@ -87,6 +90,9 @@ def test_wheel_in_a_fresh_venv_has_every_sprite_and_sound(tmp_path: Path) -> Non
     assert got["sprites"] == want_sprites
     assert got["sounds"] == want_sounds
     assert got["missing"] == []
+    assert Path(got["web_dir"]).is_relative_to(site)  # the phone client's files too
+    want_web = ["/", "/favicon.ico", *("/" + p.name for p in (ROOT / "web").iterdir())]
+    assert got["web"] == sorted(want_web)
 
     tee = str(venv / "bin" / "tee-table")
     r = run([tee, "--help"], timeout=60, env=env, cwd=elsewhere)

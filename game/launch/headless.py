@@ -206,8 +206,14 @@ async def serve(args: argparse.Namespace, table: Any, out: Callable[[str], None]
     wake = asyncio.Event()
     disc_port = DISCOVERY_PORT if args.discovery_port is None else args.discovery_port
     discovery = None if args.no_discovery else ("0.0.0.0", disc_port)
+    web = None
+    if getattr(args, "web", False):
+        from game.client.describe import describe_token
+        from net.web import WebConfig
+
+        web = WebConfig(port=args.web_port, describe=describe_token)
     host = Host(table, bind=args.bind, port=address.port, code=address.code,
-                discovery=discovery, advertise=args.advertise, on_change=wake.set)
+                discovery=discovery, advertise=args.advertise, on_change=wake.set, web=web)
     await host.start()
     out(f"hosting {table.game} table {table.table_id}")
     if address.notice:
@@ -217,6 +223,9 @@ async def serve(args: argparse.Namespace, table: Any, out: Callable[[str], None]
     out(f"address: {host.link.address}")
     out(f"port: {host.port}")
     out(f"admin token: {table.host_token}")
+    if host.web is not None:
+        out(f"web: {host.web.url}")
+        out(f"web port: {host.web.port}")
     if table.save_path is not None:
         out(f"save: {table.save_path}")
         try:  # the window's Reopen lists this table with its code and port

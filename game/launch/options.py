@@ -91,6 +91,10 @@ def add_lan_arguments(parser: argparse.ArgumentParser) -> None:
                           help="UDP port answering code look-ups (default %(usual)s)")
     disc.usual = _NetDefault("DISCOVERY_PORT")  # type: ignore[attr-defined]
     t.add_argument("--no-discovery", action="store_true", help="do not answer code look-ups")
+    t.add_argument("--web", action="store_true",
+                   help="also serve the phone web client (docs/web.md); headless: off unless given")
+    t.add_argument("--web-port", type=int, default=None, metavar="PORT",
+                   help="web client's port (default: the TCP port + 1; 0: any free port)")
     t.add_argument("--save", default=None, metavar="PATH",
                    help="save file for the table (default: a new file in the data folder)")
     t.add_argument("--resume", default=None, metavar="PATH",
