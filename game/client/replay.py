@@ -31,11 +31,10 @@ instant.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -45,7 +44,15 @@ from typing import Any
 from game.ai import review as rv
 from game.client.anim import TableClock
 from game.client.session import SessionBase
-from game.rules.record import Annotation, Record, RecordError, format_record, read_record, steps
+from game.rules.record import (
+    Annotation,
+    Record,
+    RecordError,
+    format_record,
+    parse_record,
+    read_record,
+    steps,
+)
 from game.table import Result, SeatSpec, Table
 from game.table.cpu import SyncCpu
 from game.table.messages import TableMessage
@@ -119,8 +126,6 @@ def review_one(game: str, view: Mapping[str, Any], token: str, n: int, budget_ms
 def solo_note(record_text: str, budget_ms: float, samples: int | None = None) -> Annotation:
     """The whole game's note of a finished solo game (play 0: the turn count against the
     Nasty CPU's own game on the same deal), in :func:`game.ai.review.review`'s words."""
-    from game.rules.record import parse_record
-
     rec = parse_record(record_text)
     cpu = rv._solo_cpu_turns(rec, budget_ms, samples)
     mine = len(rec.plays)
@@ -189,16 +194,18 @@ class ReviewJob:
         self.seat: int | None = people[0] if len(people) == 1 else None
         self._jobs: list[tuple[int, Future[Any]]] = []
         self.stored = bool(rec.review)
+        self.runner: ReviewRunner | None = None
         if self.stored:  # a second viewing: the review in the record, at once
             self.notes = {a.n: a for a in rec.annotations}
             self.total = len(self.notes)
             return
-        self.runner: ReviewRunner | None = runner if runner is not None else ReviewRunner()
         todo = self._todo()
         self.total = len(todo)
-        for n, args in todo:
-            fn = solo_note if n == 0 else review_one
-            self._jobs.append((n, self.runner.submit(fn, *args)))
+        if todo:
+            self.runner = run = runner if runner is not None else ReviewRunner()
+            for n, args in todo:
+                fn = solo_note if n == 0 else review_one
+                self._jobs.append((n, run.submit(fn, *args)))
         if not todo:
             self._finish()
 
@@ -228,6 +235,11 @@ class ReviewJob:
 
     def note(self, n: int) -> Annotation | None:
         return self.notes.get(n)
+
+    def last_note(self, n: int) -> Annotation | None:
+        """The review of the latest reviewed play at or before play ``n`` (None: none yet)."""
+        ns = [k for k in self.notes if 0 < k <= n]
+        return self.notes[max(ns)] if ns else None
 
     def summary(self) -> dict[int, list[Annotation]]:
         """For each side, the three plays that moved the estimate most (so far)."""
@@ -261,6 +273,9 @@ class ReviewJob:
         key = rv.review_key(self.seat, self.budget_ms)
         text = format_record(self.rec.with_review(key, self.annotations))
         self.text = text
+        # as stored (the estimates rounded as the record writes them): a second viewing shows
+        # the very same numbers
+        self.notes = {a.n: a for a in parse_record(text).annotations}
         if self.path is not None:
             from game.table.recent import rewrite_record
 
@@ -438,12 +453,15 @@ class ReplaySession(SessionBase):
 
     def deal_starts(self) -> list[int]:
         """Play counts where a new deal (track) or hand (Trash) begins: 0 and every play
-        after which the cards were dealt again."""
+        after which the cards were dealt again; a rule set that never deals again (classic
+        draws a card a play) is cut into rounds of turns, one play per seat."""
         out = [0]
-        deal = {"deal", "dealt"}
         for i, st in enumerate(steps(self.record, events=True)):
-            if any(e.get("type") in deal for e in st.events) and i + 1 < self.plays:
+            if any(e.get("type") in ("deal", "dealt") for e in st.events) and \
+                    i + 1 < self.plays:
                 out.append(i + 1)
+        if len(out) == 1:
+            out = list(range(0, self.plays, max(1, len(self.record.seats))))
         return out
 
     def _next_due(self) -> float:
@@ -482,8 +500,7 @@ class ReplaySession(SessionBase):
     def poll(self) -> list[TableMessage]:
         """The next play when it is due (playing), the review's answers, the messages."""
         if self.playing and self._clock() >= self._due:
-            if not self.forward():
-                self.playing = False
+            self.forward()  # at the end it stops playing
         if self.review_job is not None:
             self.review_job.poll()
         out, self._pending = self._pending, []
@@ -534,8 +551,7 @@ class ReplaySession(SessionBase):
 
     def set_speed(self, name: str) -> Result:
         for i, s in enumerate(REPLAY_SPEEDS):
-            if name.lower() in (s.label.lower(), s.table) and s.factor == 1.0 or \
-                    name.lower() == s.label.lower():
+            if name.lower() == s.label.lower():  # each table speed's label is its name
                 self.speed_index = i
                 self.public["speed"] = s.table
                 return Result(True, "ok", f"speed {s.label}", self.public["state_no"])
@@ -545,12 +561,9 @@ class ReplaySession(SessionBase):
         """Stop the review's jobs and close the table (safe to call twice)."""
         if self.review_job is not None:
             self.review_job.cancel()
-        if self._runner is not None:
-            self._runner.close()
-        elif self.review_job is not None and getattr(self.review_job, "runner", None):
-            self.review_job.runner.close()
+        runner = self._runner or (self.review_job.runner if self.review_job else None)
+        if runner is not None:
+            runner.close()
         self.table.close()
 
 
-def annotations_by_play(notes: Sequence[Annotation]) -> dict[int, Annotation]:
-    return {a.n: a for a in notes}

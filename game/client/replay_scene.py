@@ -136,6 +136,7 @@ class ReplayOverlay(Scene):
 
     def toggle_review(self) -> None:
         self.show_review = not self.show_review
+        self.layout(*self.stage.size)
 
     def _slid(self, v: float) -> None:
         if round(v) != self.session.n:
@@ -147,6 +148,11 @@ class ReplayOverlay(Scene):
         self.stage.pop()
         if self.stage.top is self.table:
             self.stage.pop()
+
+    def leave(self) -> None:
+        super().leave()
+        if self.stage.top is self.table:  # the window the table had: all of it again
+            self.table.relayout(self.stage.size)
 
     # ------------------------------------------------------------------ events
     def handle(self, ev: pygame.event.Event) -> None:
@@ -185,29 +191,33 @@ class ReplayOverlay(Scene):
 
     # ------------------------------------------------------------------ layout
     def layout(self, w: int, h: int) -> None:
-        m = self.px(8)
-        bh = self.px(40)
-        board = getattr(self.table, "board_rect", None)
-        area_w = board.w if isinstance(board, pygame.Rect) and board.w > 0 else w - 2 * m
-        bar_h = 2 * bh + self.px(18)
-        self.bar = pygame.Rect(m, h - m - bar_h, min(area_w, w - 2 * m), bar_h)
+        """The bar along the bottom (the buttons, then the slider); the table is laid out in
+        the window above it (and, for Trash with the review shown, left of the review)."""
+        m = self.px(6)
+        bh = max(22, self.px(34))
+        bar_h = 2 * bh + 3 * m
+        self.bar = pygame.Rect(0, h - bar_h, w, bar_h)
         n = len(self.buttons)
         gap = self.px(4)
-        bw = (self.bar.w - self.px(12) - gap * (n - 1)) // n
-        x = self.bar.x + self.px(6)
+        bw = (w - 2 * m - gap * (n - 1)) // n
+        x = m
         for b in self.buttons:
-            b.rect = pygame.Rect(x, self.bar.y + self.px(6), bw, bh)
+            b.rect = pygame.Rect(x, self.bar.y + m, bw, bh)
             x += bw + gap
-        self.slider.rect = pygame.Rect(self.bar.x + self.px(6), self.bar.y + bh + self.px(12),
-                                       self.bar.w - self.px(12), bh)
-        # the review panel: over the moves list (empty in a replay) when the table has one,
-        # else the upper right of the window
+        self.slider.rect = pygame.Rect(m, self.bar.y + bh + 2 * m, w - 2 * m, bh)
+        side = self.show_review and not hasattr(self.table, "moves")
+        pw = max(self.px(330), int(w * 0.3)) if side else 0
+        self.table.relayout((w - pw, h - bar_h))
+        self.size, self.u = (w, h), theme.unit((w, h))
         moves = getattr(getattr(self.table, "moves", None), "rect", None)
         if isinstance(moves, pygame.Rect) and moves.w > 0:
-            self.panel = moves.copy()
+            self.panel = moves.copy()  # the track's moves list: empty at a replay
         else:
-            pw = min(self.px(460), w // 2)
-            self.panel = pygame.Rect(w - m - pw, m + bh + self.px(10), pw, int(h * 0.42))
+            self.panel = pygame.Rect(w - pw, m + bh, pw - m, h - bar_h - 2 * m - bh)
+
+    def relayout(self, size: tuple[int, int]) -> None:
+        super().relayout(size)
+        self.u = theme.unit(size)
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surf: pygame.Surface) -> None:
@@ -220,8 +230,9 @@ class ReplayOverlay(Scene):
         info = f"{s.speed.label} - {'playing' if s.playing else 'paused'}"
         if self.message:
             info = self.message + " - " + info
-        t = a.fit_text(info, max(12, self.px(18)), theme.TEXT_DIM, self.slider.rect.w // 3)
-        surf.blit(t, t.get_rect(midbottom=(self.slider.rect.centerx, self.slider.rect.y - 1)))
+        t = a.fit_text(info, max(12, self.px(18)), theme.TEXT_DIM, int(self.slider.rect.w * 0.3))
+        surf.blit(t, t.get_rect(midleft=(self.slider.rect.x + int(self.slider.rect.w * 0.12),
+                                         self.slider.rect.centery)))
         if self.show_review:
             self.draw_review(surf)
 
@@ -271,36 +282,45 @@ class ReplayOverlay(Scene):
         note = job.note(n) if n > 0 else None
         if n == 0:
             line("The opening deal", theme.TEXT_DIM)
-        elif note is not None:
+        elif note is None:
             p_ = rec.plays[n - 1]
+            why = "a CPU's play" if p_.by != "person" else (
+                "not reviewed yet" if not job.done else "not reviewed")
+            line(f"Play {n}: {self._name(p_.seat)} played {p_.token} ({why})", theme.TEXT_DIM)
+            note = job.last_note(n)
+            if note is not None:
+                line(f"The last reviewed play, play {note.n}:", theme.TEXT_DIM)
+        if note is not None:
+            p_ = rec.plays[note.n - 1]
             for text, col in note_lines(note, self._name(p_.seat), p_.token):
                 if not line(text, col):
                     return
-        else:
-            p_ = rec.plays[n - 1]
-            reviewed = any(q.by == "person" for q in rec.plays)
-            why = "not reviewed yet" if not job.done and p_.by == "person" else (
-                "a CPU's play" if p_.by != "person" else "not reviewed")
-            line(f"Play {n}: {self._name(p_.seat)} played {p_.token} ({why})"
-                 if reviewed else f"Play {n}: {self._name(p_.seat)} played {p_.token}",
-                 theme.TEXT_DIM)
         y += self.px(6)
         if not line("Plays that moved the estimate most:", theme.ACCENT):
             return
-        summ = job.summary()
-        for side, notes in summ.items():
+        shown = False
+        for side, notes in job.summary().items():
+            notes = [q for q in notes if abs(swing(q)) >= 0.005]
             if not notes:
                 continue
             members = job.sides[side] if side < len(job.sides) else []
             who = ", ".join(self._name(m) for m in members)
-            parts = []
-            for q in notes:
-                if q.turns_cpu is not None and q.turns_after is not None:
-                    parts.append(f"{q.n} ({q.turns_after - q.turns_cpu:+.1f} turns)")
-                else:
-                    parts.append(f"{q.n} ({q.change * 100:+.0f})")
+            parts = [f"{q.n} ({q.turns_after - q.turns_cpu:+.1f} turns)"
+                     if q.turns_cpu is not None and q.turns_after is not None
+                     else f"{q.n} ({q.change * 100:+.0f})" for q in notes]
+            shown = True
             if not line(f"{who}: plays " + ", ".join(parts), theme.TEXT):
                 return
+        if not shown:
+            line("none yet" if not job.done else "none: every play kept the estimate",
+                 theme.TEXT_DIM)
+
+
+def swing(a: Annotation) -> float:
+    """How far a play moved the estimate (turns for solo)."""
+    if a.turns_cpu is not None and a.turns_after is not None:
+        return a.turns_cpu - a.turns_after
+    return a.change
 
 
 def stage_runner(stage: Stage) -> ReviewRunner:
