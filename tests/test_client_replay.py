@@ -316,6 +316,40 @@ def test_the_viewer_by_keyboard(trash: str, tmp_path: pathlib.Path) -> None:
         close_app(app)
 
 
+def test_the_viewer_by_mouse(tees: str, tmp_path: pathlib.Path) -> None:
+    app = table_app(tmp_path, virtual_time=True)
+
+    def click(pos: tuple[int, int]) -> None:
+        for t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            pygame.event.post(pygame.event.Event(t, pos=pos, button=1))
+        frames(app)
+
+    try:
+        assert app.open_replay(tees) is None
+        ov: Any = app.top
+        s: ReplaySession = ov.session
+        frames(app, 2)
+        by = {b.label: b for b in ov.buttons}
+        click(by["Play >"].rect.center)
+        click(by["Play >"].rect.center)
+        assert s.n == 2
+        click(by["< Play"].rect.center)
+        assert s.n == 1
+        click(by["End"].rect.center)
+        assert s.n == s.plays
+        tr = ov.slider._track()
+        click((tr.x + tr.w // 2, tr.centery))  # the middle of the slider: the middle play
+        assert abs(s.n - s.plays // 2) <= 1
+        click(by["Faster"].rect.center)
+        assert s.speed_index == 2
+        click(by["Review"].rect.center)
+        assert not ov.show_review
+        click(by["Close"].rect.center)
+        assert app.top is not None and app.top.name == "title"
+    finally:
+        close_app(app)
+
+
 def test_replay_on_the_command_line_refuses_a_bad_file_before_any_window(
         tees: str, tmp_path: pathlib.Path) -> None:
     lines = tees.splitlines()

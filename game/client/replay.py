@@ -454,14 +454,16 @@ class ReplaySession(SessionBase):
     def deal_starts(self) -> list[int]:
         """Play counts where a new deal (track) or hand (Trash) begins: 0 and every play
         after which the cards were dealt again; a rule set that never deals again (classic
-        draws a card a play) is cut into rounds of turns, one play per seat."""
+        draws a card a play) is cut into rounds of turns, one play per seat (solo: five
+        plays)."""
         out = [0]
         for i, st in enumerate(steps(self.record, events=True)):
             if any(e.get("type") in ("deal", "dealt") for e in st.events) and \
                     i + 1 < self.plays:
                 out.append(i + 1)
         if len(out) == 1:
-            out = list(range(0, self.plays, max(1, len(self.record.seats))))
+            seats = len(self.record.seats)
+            out = list(range(0, self.plays, seats if seats > 1 else 5))
         return out
 
     def _next_due(self) -> float:

@@ -32,10 +32,6 @@ if TYPE_CHECKING:
     from game.client.stage import Stage
     from game.client.table_base import TableScene
 
-KEYS_HELP = ("Space play/pause  Left/Right step  PgUp/PgDn deal  Home/End  "
-             "Up/Down speed  Tab seat  R review  Esc back")
-
-
 def pct(p: float | None) -> str:
     return "-" if p is None else f"{round(p * 100)}%"
 
@@ -81,19 +77,20 @@ class ReplayOverlay(Scene):
         self.show_review = True
         self.deals = session.deal_starts()
         s = session
+        deal = "Hand" if session.game == "layout" else "Deal"
         self.buttons = [
-            Button("|<", lambda: s.jump(0)),
-            Button("<<", self.prev_deal),
-            Button("<", s.back),
+            Button("Start", lambda: s.jump(0)),
+            Button(f"< {deal}", self.prev_deal),
+            Button("< Play", s.back),
             Button("Play", self.toggle),
-            Button(">", s.forward),
-            Button(">>", self.next_deal),
-            Button(">|", lambda: s.jump(s.plays)),
-            Button("-", lambda: self.speed(-1)),
-            Button("+", lambda: self.speed(1)),
+            Button("Play >", s.forward),
+            Button(f"{deal} >", self.next_deal),
+            Button("End", lambda: s.jump(s.plays)),
+            Button("Slower", lambda: self.speed(-1)),
+            Button("Faster", lambda: self.speed(1)),
             Button("Seat", self.next_seat),
             Button("Review", self.toggle_review),
-            Button("Back", self.back),
+            Button("Close", self.back),
         ]
         self.play_button = self.buttons[3]
         self.slider = Slider("Play", 0, max(1, s.plays), 0, 1, self._slid,
