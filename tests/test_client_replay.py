@@ -154,6 +154,15 @@ def test_a_finished_game_shows_every_hand_a_game_in_progress_only_its_peoples(
     assert parse_record(part).result == "*"
     s = ReplaySession(part, clock=lambda: 0.0)
     try:
+        # two people on one screen: no hot-seat cover (the replay's viewer picks the hand)
+        movers = set()
+        for _ in range(8):
+            s.forward()
+            s.poll()
+            movers.add(s.public["to_move"])
+            assert s.public["cover"] is False and s.public["screen_owner"] is None
+        assert movers & {0, 2}  # a person to move: a live table would cover the hand
+        s.jump(0)
         assert s.seat == 0 and [s.next_seat() for _ in range(3)] == [2, 0, 2]
         state = engine_states(part)[0]
         assert s.view()["hand"] == list(state.hands[2])
