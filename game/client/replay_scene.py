@@ -130,6 +130,11 @@ class ReplayOverlay(Scene):
             self.message = "A game in progress shows only what its people saw"
         elif seat is not None:
             self.message = f"Showing {seat_label(self.session.seats[seat])}'s hand"
+            if hasattr(self.table, "my_side"):  # the track board turns that seat's side down
+                from game.rules.track.board import Board
+
+                self.table.my_side = Board(len(self.session.seats)).side_of(seat)
+            self.layout(*self.stage.size)  # the table lays itself out for that seat
 
     def toggle_review(self) -> None:
         self.show_review = not self.show_review
