@@ -91,7 +91,7 @@ def test_stepping_forward_then_back_over_a_whole_game_lands_on_the_engines_posit
     s = ReplaySession(text, clock=lambda: 0.0)
     try:
         first = s.poll()
-        assert [m["type"] for m in first][0] == "start"  # the opening deal, as at a live table
+        assert first[0]["type"] == "start"  # the opening deal, as at a live table
         check_position(s, want[0])
         for n in range(1, s.plays + 1):
             assert s.forward()
@@ -105,8 +105,7 @@ def test_stepping_forward_then_back_over_a_whole_game_lands_on_the_engines_posit
         assert not s.forward() and s.public["phase"] == "over"
         for n in range(s.plays - 1, -1, -1):
             assert s.back()
-            msgs = s.poll()
-            assert [m["type"] for m in msgs] == ["reset"]  # a step back is a jump
+            assert [m["type"] for m in s.poll()] == ["reset"]  # a step back is a jump
             check_position(s, want[n])
         assert not s.back()
         s.jump(len(want) // 2)

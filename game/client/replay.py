@@ -57,6 +57,7 @@ from game.table import Result, SeatSpec, Table
 from game.table.cpu import SyncCpu
 from game.table.messages import TableMessage
 from game.table.pacing import SPEEDS, event_duration
+from game.table.results import GameResult
 
 __all__ = ["REPLAY_SPEEDS", "REVIEW_BUDGET_MS", "ReplayClock", "ReplaySession", "ReplaySpeed",
            "ReviewJob", "ReviewRunner", "load_record_text"]
@@ -511,7 +512,7 @@ class ReplaySession(SessionBase):
     def refresh(self) -> None:
         self._drain()
 
-    def result(self) -> None:
+    def result(self) -> GameResult | None:
         """None: a replay is no new game for the records."""
         return None
 
