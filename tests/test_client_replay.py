@@ -129,6 +129,9 @@ def test_nobody_plays_at_a_replay(tees: str) -> None:
         assert s.table.state_no == before and s.n == 3
         assert s.tokens == {} and s.can_play is False and not s.is_host
         assert s.result() is None  # a replay is never recorded as a new game
+        first = parse_record(tees).plays[0]
+        words = s.words(1)  # the review panel's words for a play, in its own position
+        assert words != first.token and words.split(":")[0] in ("Ace", "King", "Joker")
     finally:
         s.close()
 

@@ -339,6 +339,7 @@ class ReplaySession(SessionBase):
         self.views: dict[int | None, dict[str, Any]] = {}
         self._pending: list[TableMessage] = []
         self.review_job: ReviewJob | None = None
+        self._before: list[Any] | None = None  # the states plays were made in (for words)
         self.table = self._build(0)
         self._drain()  # the opening deal's start message, as at a live table
 
@@ -466,6 +467,23 @@ class ReplaySession(SessionBase):
             seats = len(self.record.seats)
             out = list(range(0, self.plays, seats if seats > 1 else 5))
         return out
+
+    def words(self, n: int, token: str | None = None) -> str:
+        """Play ``n``'s token (or ``token``, another play in the same position) in words
+        (track: :func:`game.client.describe.describe_token` in the position it was made in;
+        Trash keeps its notation); the bare token when it cannot be worded."""
+        p = self.record.plays[n - 1]
+        tok = p.token if token is None else token
+        if self.game != "track":
+            return tok
+        if self._before is None:
+            self._before = [st.before for st in steps(self.record, events=False)]
+        from game.client.describe import describe_token
+
+        try:
+            return describe_token(tok, rv.rules_of("track").view(self._before[n - 1], p.seat))
+        except Exception:  # words are a nicety: the notation always stands
+            return tok
 
     def _next_due(self) -> float:
         """When the next play is due: this one's events played at the replay speed, then the

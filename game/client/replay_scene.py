@@ -36,14 +36,16 @@ def pct(p: float | None) -> str:
     return "-" if p is None else f"{round(p * 100)}%"
 
 
-def note_lines(a: Annotation, name: str, token: str) -> list[tuple[str, tuple[int, int, int]]]:
-    """The review of one play in words, line by line with a colour."""
+def note_lines(a: Annotation, name: str, played: str, cpu: str | None
+               ) -> list[tuple[str, tuple[int, int, int]]]:
+    """The review of one play in words (``played``, ``cpu``: the plays in words), line by
+    line with a colour."""
     out: list[tuple[str, tuple[int, int, int]]] = []
     if a.n == 0:
         return [(a.reason, theme.TEXT)]
-    out.append((f"Play {a.n}: {name} played {token}", theme.TEXT))
+    out.append((f"Play {a.n}: {name} played {played}", theme.TEXT))
     if a.cpu is not None:
-        out.append((f"The Nasty CPU would play {a.cpu}", theme.ACCENT))
+        out.append((f"The Nasty CPU would play {cpu or a.cpu}", theme.ACCENT))
     if a.turns_cpu is not None and a.turns_after is not None:
         out.append((f"Turns to finish: {a.turns_cpu:.1f} with the CPU's choice, "
                     f"{a.turns_after:.1f} with the play made", theme.TEXT_DIM))
@@ -288,13 +290,16 @@ class ReplayOverlay(Scene):
             p_ = rec.plays[n - 1]
             why = "a CPU's play" if p_.by != "person" else (
                 "not reviewed yet" if not job.done else "not reviewed")
-            line(f"Play {n}: {self._name(p_.seat)} played {p_.token} ({why})", theme.TEXT_DIM)
+            line(f"Play {n}: {self._name(p_.seat)} played {self.session.words(n)} ({why})",
+                 theme.TEXT_DIM)
             note = job.last_note(n)
             if note is not None:
                 line(f"The last reviewed play, play {note.n}:", theme.TEXT_DIM)
         if note is not None:
             p_ = rec.plays[note.n - 1]
-            for text, col in note_lines(note, self._name(p_.seat), p_.token):
+            cpu = self.session.words(note.n, note.cpu) if note.cpu else None
+            for text, col in note_lines(note, self._name(p_.seat), self.session.words(note.n),
+                                        cpu):
                 if not line(text, col):
                     return
         y += self.px(6)
