@@ -309,6 +309,9 @@ def test_the_viewer_by_keyboard(trash: str, tmp_path: pathlib.Path) -> None:
         seat = s.seat
         key(app, pygame.K_TAB)
         assert s.seat != seat
+        key(app, pygame.K_TAB, mod=pygame.KMOD_SHIFT)
+        assert s.seat == seat
+        key(app, pygame.K_TAB)
         key(app, pygame.K_SPACE)
         assert s.playing
         frames(app, 300, 0.05)  # 15 s of frames: the replay plays on by itself

@@ -24,7 +24,7 @@ import pygame
 from game.client import theme
 from game.client.replay import ReplayClock, ReplaySession, ReviewRunner
 from game.client.scene import Scene
-from game.client.table_base import seat_label
+from game.client.table_base import MESSAGE_SECONDS, seat_label
 from game.client.widgets import Button, Slider
 from game.rules.record import Annotation
 
@@ -68,18 +68,19 @@ class ReplayOverlay(Scene):
     def __init__(self, stage: Stage, session: ReplaySession, table: TableScene,
                  review: bool = True) -> None:
         super().__init__(stage)
-        self.session = session
+        self.session = session  # the stage closes it with the scene
+        self.replay = replay = session  # the viewer's own controls (beyond Session)
         self.table = table
         clock = ReplayClock()
-        clock.factor = session.speed.factor
-        clock.set_speed(session.speed.table)
+        clock.factor = replay.speed.factor
+        clock.set_speed(replay.speed.table)
         table.clock = clock  # the table speeds stop at blitz; the replay goes faster
         for b in (table.pause_button, table.admin_button, table.done_button):
             b.visible = False
         self.show_review = True
-        self.deals = session.deal_starts()
+        self.deals = replay.deal_starts()
         s = session
-        deal = "Hand" if session.game == "layout" else "Deal"
+        deal = "Hand" if replay.game == "layout" else "Deal"
         self.buttons = [
             Button("Start", lambda: s.jump(0)),
             Button(f"< {deal}", self.prev_deal),
@@ -103,39 +104,50 @@ class ReplayOverlay(Scene):
         self.form.focus(None)
         self.bar = pygame.Rect(0, 0, 0, 0)
         self.panel = pygame.Rect(0, 0, 0, 0)
-        self.review = session.start_review(stage_runner(stage)) if review else None
-        self.message: str | None = None
+        self.review = replay.start_review(stage_runner(stage)) if review else None
+        self._message: str | None = None
+        self._message_at = 0.0
+        self.t = 0.0
+
+    @property
+    def message(self) -> str | None:
+        """A word on the last control (speed, seat) for :data:`MESSAGE_SECONDS`."""
+        return self._message if self.t - self._message_at < MESSAGE_SECONDS else None
+
+    @message.setter
+    def message(self, text: str | None) -> None:
+        self._message, self._message_at = text, self.t
 
     # ------------------------------------------------------------------ intents
     def toggle(self) -> None:
-        self.session.play_on()
+        self.replay.play_on()
 
     def speed(self, d: int) -> None:
-        sp = self.session.faster(d)
+        sp = self.replay.faster(d)
         clock = self.table.clock
         if isinstance(clock, ReplayClock):
             clock.factor = sp.factor
         self.message = f"Speed: {sp.label}"
 
     def next_deal(self) -> None:
-        n = self.session.n
-        self.session.jump(next((d for d in self.deals if d > n), self.session.plays))
+        n = self.replay.n
+        self.replay.jump(next((d for d in self.deals if d > n), self.replay.plays))
 
     def prev_deal(self) -> None:
-        n = self.session.n
-        self.session.jump(max((d for d in self.deals if d < n), default=0))
+        n = self.replay.n
+        self.replay.jump(max((d for d in self.deals if d < n), default=0))
 
-    def next_seat(self) -> None:
-        before = self.session.seat
-        seat = self.session.next_seat()
+    def next_seat(self, d: int = 1) -> None:
+        before = self.replay.seat
+        seat = self.replay.next_seat(d)
         if seat == before:
             self.message = "A game in progress shows only what its people saw"
         elif seat is not None:
-            self.message = f"Showing {seat_label(self.session.seats[seat])}'s hand"
+            self.message = f"Showing {seat_label(self.replay.seats[seat])}'s hand"
             if hasattr(self.table, "my_side"):  # the track board turns that seat's side down
                 from game.rules.track.board import Board
 
-                self.table.my_side = Board(len(self.session.seats)).side_of(seat)
+                self.table.my_side = Board(len(self.replay.seats)).side_of(seat)
             self.layout(*self.stage.size)  # the table lays itself out for that seat
 
     def toggle_review(self) -> None:
@@ -143,12 +155,12 @@ class ReplayOverlay(Scene):
         self.layout(*self.stage.size)
 
     def _slid(self, v: float) -> None:
-        if round(v) != self.session.n:
-            self.session.jump(round(v))
+        if round(v) != self.replay.n:
+            self.replay.jump(round(v))
 
     def back(self) -> None:
         """Esc: close the replay and leave it (the overlay and its table)."""
-        self.session.close()
+        self.replay.close()
         self.stage.pop()
         if self.stage.top is self.table:
             self.stage.pop()
@@ -175,7 +187,8 @@ class ReplayOverlay(Scene):
             pygame.K_UP: lambda: self.speed(1), pygame.K_DOWN: lambda: self.speed(-1),
             pygame.K_PLUS: lambda: self.speed(1), pygame.K_EQUALS: lambda: self.speed(1),
             pygame.K_KP_PLUS: lambda: self.speed(1), pygame.K_MINUS: lambda: self.speed(-1),
-            pygame.K_KP_MINUS: lambda: self.speed(-1), pygame.K_TAB: self.next_seat,
+            pygame.K_KP_MINUS: lambda: self.speed(-1),
+            pygame.K_TAB: lambda: self.next_seat(-1 if ev.mod & pygame.KMOD_SHIFT else 1),
             pygame.K_r: self.toggle_review, pygame.K_ESCAPE: self.back,
         }
         act = acts.get(k)
@@ -186,10 +199,11 @@ class ReplayOverlay(Scene):
 
     # ------------------------------------------------------------------ per frame
     def update(self, dt: float) -> None:
+        self.t += dt
         # (the table under the overlay keeps up by itself: the stage gives it background(dt))
-        self.play_button.label = "Pause" if self.session.playing else "Play"
-        if self.slider.value != self.session.n and not self.slider._drag:
-            self.slider.value = self.session.n
+        self.play_button.label = "Pause" if self.replay.playing else "Play"
+        if self.slider.value != self.replay.n and not self.slider._drag:
+            self.slider.value = self.replay.n
         for b in (self.table.pause_button, self.table.admin_button, self.table.done_button):
             b.visible = False
 
@@ -241,7 +255,7 @@ class ReplayOverlay(Scene):
             self.draw_review(surf)
 
     def _name(self, seat: int) -> str:
-        seats = self.session.seats
+        seats = self.replay.seats
         return seat_label(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
 
     def draw_review(self, surf: pygame.Surface) -> None:
@@ -278,8 +292,8 @@ class ReplayOverlay(Scene):
         line(head, theme.ACCENT, big=True)
         if job.error:
             line(job.error, theme.BAD)
-        rec = self.session.record
-        n = self.session.n
+        rec = self.replay.record
+        n = self.replay.n
         whole = job.note(0)
         if whole is not None:
             line(whole.reason, theme.TEXT)
@@ -290,15 +304,15 @@ class ReplayOverlay(Scene):
             p_ = rec.plays[n - 1]
             why = "a CPU's play" if p_.by != "person" else (
                 "not reviewed yet" if not job.done else "not reviewed")
-            line(f"Play {n}: {self._name(p_.seat)} played {self.session.words(n)} ({why})",
+            line(f"Play {n}: {self._name(p_.seat)} played {self.replay.words(n)} ({why})",
                  theme.TEXT_DIM)
             note = job.last_note(n)
             if note is not None:
                 line(f"The last reviewed play, play {note.n}:", theme.TEXT_DIM)
         if note is not None:
             p_ = rec.plays[note.n - 1]
-            cpu = self.session.words(note.n, note.cpu) if note.cpu else None
-            for text, col in note_lines(note, self._name(p_.seat), self.session.words(note.n),
+            cpu = self.replay.words(note.n, note.cpu) if note.cpu else None
+            for text, col in note_lines(note, self._name(p_.seat), self.replay.words(note.n),
                                         cpu):
                 if not line(text, col):
                     return
