@@ -1,15 +1,24 @@
 """CPU strength: matches between two levels, run by hand (not a test).
 
-    python bench/tournament.py --game track --rules tees --a tricky --b easy --games 400
-    python bench/tournament.py --game layout --a tricky --b easy --games 2000
+    python -m bench.tournament --game track --rules tees --a tricky --b easy --games 400
+    python -m bench.tournament --game layout --a tricky --b easy --games 2000 [--seats 4]
+
+(Run it with ``-m`` from the checkout to measure: ``python bench/tournament.py`` also works but
+imports ``game`` through the editable install, i.e. from wherever that points, and cannot load
+``bench.layout_oracle``.)
 
 Track games are teams of two against two (4 seats, team 0 = seats 0 and 2, team 1 = seats 1
-and 3); layout games are two players. Games come in pairs on one seed: level A plays team 0 /
-seat 0 in the first game of the pair and team 1 / seat 1 in the second, so both levels get the
-same deals from both chairs. Seeds are fixed (``--seed`` + pair number). Games run in
-``--jobs`` processes (default 2). Every CPU decision is timed; ``think_p95_ms`` is the 95th
-percentile of level A's decisions (only decisions with a choice: a single legal play is not
-timed). A game that reaches ``--max-plays`` counts as half a win.
+and 3); layout games are two players, or ``--seats N`` with level A in one chair and level B
+in the others. Games come in groups on one seed: level A plays team 0 / seat 0 in the first
+game, team 1 / seat 1 in the second (layout: each chair in turn), so both levels get the same
+deals from every chair. Seeds are fixed (``--seed`` + group number). Games run in ``--jobs``
+processes (default 2). Every CPU decision is timed; ``think_p95_ms`` is the 95th percentile of
+level A's decisions (only decisions with a choice: a single legal play is not timed). A game
+that reaches ``--max-plays`` counts as half a win. Each CPU gets the public log as
+``history`` (the last 200 plays, as the table passes it).
+
+Bench-only levels: ``oracle`` (layout: sees the real state, ``bench/layout_oracle.py``),
+``plain`` (Nasty without the public log), ``lite`` and ``first`` (track experiments).
 
 Last line::
 
@@ -40,12 +49,19 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+LEVEL_CHOICES = ("easy", "tricky", "nasty", "lite", "first", "oracle", "plain")
+HISTORY_MAX = 200  # as game.table passes to a CPU
 SAMPLES = [0]  # --samples: Nasty (track) searches exactly this many samples, ignoring the clock
 
 
-def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget: float) -> str:
+def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget: float,
+            state: Any = None, history: tuple[dict[str, Any], ...] = ()) -> str:
     if len(legal) == 1:
         return legal[0]
+    if lvl == "oracle" and game == "layout":  # bench only: sees the real state (cheats)
+        from bench.layout_oracle import oracle
+
+        return oracle(state, view, legal, seed)
     if lvl == "lite" and game == "track":  # experiment: Tricky-lite greedy
         from game.ai import track
 
@@ -53,11 +69,17 @@ def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget:
         return track.lite_choice(st, st.turn, plays).token
     if lvl == "first":  # experiment: the first legal play
         return legal[0]
-    if lvl == "nasty" and game == "track" and SAMPLES[0]:  # experiment: a fixed sample count
-        from game.ai import track
+    if lvl == "plain":  # Nasty without the public log (track: no inference)
+        lvl, history = "nasty", ()
+    if lvl == "nasty" and SAMPLES[0]:  # experiment: a fixed sample count
+        if game == "track":
+            from game.ai import track
 
-        return track.nasty(view, legal, seed, 1e9, max_samples=SAMPLES[0])
-    return choose_play(game, view, legal, lvl, seed, budget)
+            return track.nasty(view, legal, seed, 1e9, max_samples=SAMPLES[0], history=history)
+        from game.ai import layout
+
+        return layout.nasty(view, legal, seed, 1e9, max_samples=SAMPLES[0])
+    return choose_play(game, view, legal, lvl, seed, budget, history)
 
 
 def _tweak() -> None:
@@ -77,8 +99,8 @@ def _tweak() -> None:
             setattr(mod, parts[1], float(value))
 
 
-def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, Any]:
-    game, rules, a, b, seed, a_side, budget, max_plays = job
+def play_one(job: tuple[str, str, str, str, int, int, float, int, int]) -> dict[str, Any]:
+    game, rules, a, b, seed, a_side, budget, max_plays, seats = job
     _tweak()
     if game == "track":
         from game.rules.track import RULES
@@ -89,11 +111,12 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, 
     else:
         from game.rules.layout import RULES  # type: ignore[no-redef]
 
-        state = RULES.new_game({"seats": 2}, seed)
-        nteams = 2
-        level_of = [a if s == a_side else b for s in range(2)]
+        state = RULES.new_game({"seats": seats}, seed)
+        nteams = seats
+        level_of = [a if s == a_side else b for s in range(seats)]
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
     a_times: list[float] = []
+    log: list[tuple[int, str]] = []
     plays = 0
     while RULES.to_move(state) is not None and plays < max_plays:
         seat = RULES.to_move(state)
@@ -101,7 +124,8 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, 
         view = RULES.view(state, seat)
         lvl = level_of[seat]
         t0 = time.perf_counter()
-        tok = _decide(game, view, legal, lvl, seed * 100003 + plays, budget)
+        hist = tuple({"seat": s, "play": p} for s, p in log[-HISTORY_MAX:])
+        tok = _decide(game, view, legal, lvl, seed * 100003 + plays, budget, state, hist)
         dt = (time.perf_counter() - t0) * 1000.0
         if len(legal) > 1:
             times[lvl].append(dt)
@@ -116,6 +140,7 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int]) -> dict[str, 
             return {"seed": seed, "side": a_side, "score": None, "plays": plays, "a_times": [],
                     "error": f"{type(e).__name__}: {e} after {tok!r} in "
                              f"{RULES.format_position(prev)}"}
+        log.append((seat, tok))
         plays += 1
     out = RULES.outcome(state)
     if out is None:
@@ -133,13 +158,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--game", choices=("track", "layout"), default="track")
     ap.add_argument("--rules", choices=("tees", "classic", "team"), default="tees")
-    ap.add_argument("--a", default="tricky", choices=("easy", "tricky", "nasty", "lite", "first"))
-    ap.add_argument("--b", default="easy", choices=("easy", "tricky", "nasty", "lite", "first"))
+    ap.add_argument("--a", default="tricky", choices=LEVEL_CHOICES)
+    ap.add_argument("--b", default="easy", choices=LEVEL_CHOICES)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--budget-ms", type=float, default=250.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--max-plays", type=int, default=6000)
+    ap.add_argument("--seats", type=int, default=2,
+                    help="layout only: players (level A in one chair, level B in the others; "
+                         "A's chair rotates over the games of a seed)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--samples", type=int, default=0,
                     help="experiments: track Nasty searches exactly this many samples per "
@@ -150,9 +178,14 @@ def main(argv: list[str] | None = None) -> int:
 
         os.environ["TT_SAMPLES"] = str(args.samples)  # inherited by the spawned workers
     rules = args.rules if args.game == "track" else "trash"
+    per = 2 if args.game == "track" else args.seats  # games per seed (A's chairs)
+    if args.game == "layout" and not 2 <= args.seats <= 8:
+        ap.error("--seats must be 2 to 8")
+    if args.game == "layout" and args.seats != 2:
+        rules = f"trash{args.seats}p"
     jobs = [
-        (args.game, args.rules, args.a, args.b, args.seed + i // 2, i % 2, args.budget_ms,
-         args.max_plays)
+        (args.game, args.rules, args.a, args.b, args.seed + i // per, i % per, args.budget_ms,
+         args.max_plays, args.seats)
         for i in range(args.games)
     ]
     wins = 0.0

@@ -7,7 +7,9 @@ variable ``TEE_TABLE_DATA``, or ``platformdirs.user_data_dir("tee-table")`` (for
 ``~/.local/share/tee-table`` on Linux). It is created on first write. Two files live there:
 
 * ``settings.json``: the :class:`Settings` of this machine (a JSON object);
-* ``records.sqlite3``: points per person name, games played and won, and the solo best count per
+* ``records.sqlite3``: points per person name (and, for this machine's player, the random
+  ``player_id`` of the settings: renaming moves the history along, see :meth:`Store.follow`;
+  records of before the ids are claimed by name), games played and won, and the solo best count per
   rule set with the seed that dealt it.
 
 Usage (the client's Settings and Records screens)::
@@ -44,6 +46,7 @@ import functools
 import json
 import math
 import os
+import secrets
 import sqlite3
 import time
 import unicodedata
@@ -72,7 +75,8 @@ APP_NAME = "tee-table"
 SETTINGS_FILE = "settings.json"
 RECORDS_FILE = "records.sqlite3"
 _APPLICATION_ID = 0x54656554  # "TeeT": marks the SQLite file as ours
-_SCHEMA_VERSION = 1
+#: 1: people by name; 2: ``ids`` maps a player id to the name its records are under.
+_SCHEMA_VERSION = 2
 
 #: Local animation preference: ``full`` draws every flourish, ``reduced`` keeps motion simple
 #: (the timing is the table speed either way: everyone watches the same game at the same pace).
@@ -115,6 +119,14 @@ class Settings:
     animation: str = "full"  # one of ANIMATIONS
     fullscreen: bool = False
     table_speed: str = "normal"  # the speed a table hosted here starts at; one of SPEEDS
+    #: This machine's player: a random id kept across renames, so the records follow a person
+    #: who changes their name ("" until the app gives it one: :func:`new_player_id`).
+    player_id: str = ""
+    #: High contrast for the tables (stronger outlines and colours; the table scenes read it).
+    high_contrast: bool = False
+    #: The New table screen's last choices: ``{"track": {...}, "layout": {...}, "solo":
+    #: {...}, "last": {"local": "layout", ...}}`` (each a mapping of option -> JSON value).
+    setup: dict[str, Any] = field(default_factory=dict)
     # Keys written by a newer version are kept and written back unchanged.
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -144,6 +156,12 @@ class Settings:
             out.append("fullscreen must be true or false")
         if self.table_speed not in SPEEDS:
             out.append(f"table_speed must be one of {', '.join(SPEEDS)}")
+        if not isinstance(self.player_id, str) or len(self.player_id) > 64:
+            out.append("player_id must be a short text")
+        if not isinstance(self.high_contrast, bool):
+            out.append("high_contrast must be true or false")
+        if not _setup_ok(self.setup):
+            out.append("setup must map names to mappings of options to plain values")
         if not isinstance(self.extra, dict):
             out.append("extra must be a dict")
         return out
@@ -156,6 +174,24 @@ class Settings:
 
 
 _SETTING_NAMES = tuple(f.name for f in fields(Settings) if f.name != "extra")
+
+
+def new_player_id() -> str:
+    """A fresh random player id (16 hex digits)."""
+    return secrets.token_hex(8)
+
+
+def _setup_ok(setup: object) -> bool:
+    """``setup`` is ``{name: {option: str | int | bool | None}}`` (JSON scalars only)."""
+    if not isinstance(setup, dict):
+        return False
+    for k, v in setup.items():
+        if not isinstance(k, str) or not isinstance(v, dict):
+            return False
+        for opt, val in v.items():
+            if not isinstance(opt, str) or not (val is None or isinstance(val, str | int)):
+                return False
+    return True
 
 
 class PointsRow(NamedTuple):
@@ -179,6 +215,16 @@ def _records(method: _F) -> _F:
             raise RecordsError(f"the records database {self.records_path}: {e}") from None
 
     return wrapper  # type: ignore[return-value]
+
+
+#: Player ids: whose records a name holds (a rename moves them; an old name-only row is
+#: claimed by the first id that plays or looks under that name).
+_IDS_TABLE = """
+CREATE TABLE IF NOT EXISTS ids (
+    pid TEXT PRIMARY KEY,
+    name TEXT NOT NULL
+);
+"""
 
 
 class Store:
@@ -316,6 +362,9 @@ class Store:
                         "it was left untouched"
                     )
                 db.execute("PRAGMA quick_check").fetchone()
+                if version < 2:  # a version 1 file: add the player ids (names stay as they are)
+                    with db:
+                        db.executescript(_IDS_TABLE + "PRAGMA user_version = 2;")
             else:
                 with db:
                     db.executescript(
@@ -340,7 +389,7 @@ class Store:
                             seed TEXT NOT NULL,
                             at REAL NOT NULL
                         );
-                        """
+                        """ + _IDS_TABLE
                     )
         except sqlite3.DatabaseError as e:
             db.close()
@@ -370,7 +419,11 @@ class Store:
         except (KeyError, TypeError) as e:
             raise RecordsError(f"a game result needs table_id, game, rules, people ({e})") from None
         per_name: dict[str, list[int]] = {}
+        ids: dict[str, str] = {}  # name -> player id, for the people who carry one
         for p in people:
+            pid = p.get("pid") if isinstance(p, Mapping) else None
+            if isinstance(pid, str) and pid and isinstance(p.get("name"), str):
+                ids[str(p["name"]).strip()] = pid
             try:
                 name = str(p["name"]).strip()
                 points = p["points"]
@@ -392,7 +445,11 @@ class Store:
                 "INSERT INTO games (table_id, game, rules, at) VALUES (?, ?, ?, ?)",
                 (table_id, game, rules, time.time()),
             )
-            for name, (points, won) in per_name.items():
+            renamed: dict[str, str] = {}
+            for name, pid in ids.items():  # a renamed person's history follows them
+                renamed[name] = self._follow(db, pid, name)
+            for name0, (points, won) in per_name.items():
+                name = renamed.get(name0, name0)
                 db.execute(
                     "INSERT INTO people (name, points, played, won) VALUES (?, ?, 1, ?) "
                     "ON CONFLICT(name) DO UPDATE SET points = points + excluded.points, "
@@ -400,6 +457,48 @@ class Store:
                     (name, points, won),
                 )
         return True
+
+    def _follow(self, db: sqlite3.Connection, pid: str, name: str) -> str:
+        """Put player ``pid``'s records under ``name`` (inside a transaction); returns the name
+        they are kept under now. A new id claims the records already under ``name`` (the
+        name-keyed records of before); a known id moves its row to the new name, adding it to
+        an unclaimed row of that name. When ``name`` belongs to another id the records stay
+        under the old name (two people, one name: neither loses their history)."""
+        row = db.execute("SELECT name FROM ids WHERE pid = ?", (pid,)).fetchone()
+        owner = db.execute("SELECT pid FROM ids WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            if owner is not None:
+                return name  # someone else's name: this id starts no claim on it
+            db.execute("INSERT INTO ids (pid, name) VALUES (?, ?)", (pid, name))
+            return name
+        old = str(row[0])
+        if old == name:
+            return name
+        if owner is not None and owner[0] != pid:
+            return old
+        mine = db.execute("SELECT points, played, won FROM people WHERE name = ?",
+                          (old,)).fetchone()
+        if mine is not None:
+            if db.execute("SELECT 1 FROM people WHERE name = ?", (name,)).fetchone():
+                db.execute("UPDATE people SET points = points + ?, played = played + ?, "
+                           "won = won + ? WHERE name = ?", (*mine, name))
+                db.execute("DELETE FROM people WHERE name = ?", (old,))
+            else:
+                db.execute("UPDATE people SET name = ? WHERE name = ?", (name, old))
+        db.execute("UPDATE ids SET name = ? WHERE pid = ?", (name, pid))
+        return name
+
+    @_records
+    def follow(self, pid: str, name: str) -> str:
+        """Player ``pid`` is called ``name`` now (Settings, or the Records screen opening):
+        their records move to that name, or an old name-only record is claimed. Returns the
+        name the records are under."""
+        clean = " ".join(str(name).split())
+        if not isinstance(pid, str) or not pid or not clean:
+            raise RecordsError("a player id and a name are needed")
+        db = self._conn()
+        with db:
+            return self._follow(db, pid, clean)
 
     @_records
     def points(self) -> list[PointsRow]:

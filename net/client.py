@@ -54,7 +54,7 @@ CLOSED = "closed"
 
 # Host error codes after which retrying cannot help.
 FATAL = frozenset({"version", "wrong_code", "table_full", "bad_token", "left", "replaced",
-                   "wrong_host", "several_tables"})
+                   "wrong_host", "several_tables", "removed", "handed"})
 
 REASONS = {
     "wrong_code": "that table code is not this host's table",
@@ -69,6 +69,8 @@ REASONS = {
     "wrong_host": "the host there does not hold this table's key (another table, or an "
                   "impostor): nothing of your seat was sent to it",
     "several_tables": "more than one table answered that code: choose one",
+    "removed": "the host removed you from the table: you may join again to watch",
+    "handed": "the host gave your seat to a CPU: join again to take it back",
 }
 
 
@@ -540,7 +542,9 @@ class Client:
                     return None
                 if t == "bye":
                     self._deliver(msg)
-                    if msg["reason"] in ("left", "replaced"):  # never fight a newer window
+                    # never fight a newer window, nor a host who took the seat: a person
+                    # chooses to join again (to the seat, or to watch), never the program
+                    if msg["reason"] in ("left", "replaced", "removed", "handed"):
                         return (msg["reason"], REASONS[msg["reason"]])
                     return None
                 if t == "pong":

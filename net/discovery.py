@@ -70,7 +70,9 @@ class Answer:
 
     def describe(self) -> str:
         """One line for the Join screen: "Ann's table, 2 people at 4 seats, lobby (key 3f09...)"."""
-        seats = "" if self.seats is None else f", {self.people or 0} people at {self.seats} seats"
+        people = self.people or 0
+        who = f"{people} {'person' if people == 1 else 'people'}"
+        seats = "" if self.seats is None else f", {who} at {self.seats} seats"
         phase = f", {self.phase}" if self.phase else ""
         key = f" (key {self.key[:8]}...)" if self.key else ""
         return f"{self.name or 'a table'} at {self.link.address}{seats}{phase}{key}"

@@ -189,7 +189,10 @@ def test_settings_round_trip_through_the_store(app: App, tmp_path: Path) -> None
     key(app, pygame.K_RIGHT)  # -> red
     key(app, pygame.K_RIGHT)  # -> blue
     key(app, pygame.K_DOWN)  # sound
-    key(app, pygame.K_RETURN)  # toggles off
+    key(app, pygame.K_RETURN)  # Enter never changes a value: it moves on to the volume
+    assert s.sound.value is True and s.form.focused is s.volume
+    key(app, pygame.K_UP)
+    key(app, pygame.K_SPACE)  # Space (or Left / Right) toggles it off
     key(app, pygame.K_DOWN)  # volume
     key(app, pygame.K_LEFT)
     key(app, pygame.K_LEFT)  # 80 -> 70

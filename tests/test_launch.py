@@ -41,7 +41,8 @@ def test_headless_needs_host(tmp_path: pathlib.Path) -> None:
 
 # --- start-up: the window path loads no networking ------------------------------------------
 
-HEAVY = ("asyncio", "net", "net.host", "net.codes", "game.table", "game.cpu_worker",
+HEAVY = ("asyncio", "net", "net.host", "net.codes", "game.table.table", "game.table.savefile",
+         "game.table.cpu", "game.cpu_worker",
          "game.rules.track", "game.rules.layout", "multiprocessing", "game.launch.headless")
 
 
@@ -203,3 +204,22 @@ def test_a_missing_save_and_a_bad_code_are_refused(tmp_path: pathlib.Path) -> No
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.startswith("cannot host: ")
     assert not (tmp_path / "saves").exists()  # refused before any save file was made
+
+
+def test_turn_clock_and_pause_limit_from_the_command_line(tmp_path: pathlib.Path) -> None:
+    """``--turn-clock`` and ``--pause-limit`` set the table's clocks (saved, so a resume keeps
+    them); ``off`` switches one off; a value the table refuses is one clear line."""
+    import json
+
+    save = tmp_path / "t.jsonl"
+    p, _info = headless(tmp_path, "--game", "layout", "--seats", "3", "--port", "0",
+                        "--save", str(save), "--turn-clock", "45", "--pause-limit", "off")
+    stop(p)
+    records = [json.loads(line) for line in save.read_text().splitlines()[1:]]
+    assert {"t": "turn_clock", "seconds": 45.0} in records
+    assert {"t": "pause_limit", "seconds": None} in records
+    r = run_main(*HEADLESS, "--port", "0", "--turn-clock", "2", data=tmp_path)
+    assert r.returncode != 0 and "cannot host" in r.stderr and "turn clock" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = run_main(*HEADLESS, "--port", "0", "--pause-limit", "soon", data=tmp_path)
+    assert r.returncode == 2 and "'off'" in r.stderr

@@ -187,3 +187,70 @@ def test_a_folder_that_cannot_be_written_gives_clear_errors(tmp_path: Path) -> N
     with pytest.raises(RecordsError):
         store.points()
     assert blocker.read_text(encoding="utf-8").startswith("a file")
+
+
+def test_high_contrast_and_setup_round_trip_and_bad_ones_are_refused(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    s = replace(Settings(), high_contrast=True,
+                setup={"track": {"rules": "classic", "seats": 6}, "last": {"local": "track"}})
+    store.save_settings(s)
+    back = Store(tmp_path).settings()
+    assert back.high_contrast is True and back.setup == s.setup
+    for bad in ({"high_contrast": "yes"}, {"setup": {"track": [1]}},
+                {"setup": {"track": {"seats": 1.5}}}, {"setup": "x"}):
+        with pytest.raises(SettingsError):
+            store.save_settings(replace(Settings(), **bad))
+    assert Store(tmp_path).settings() == back  # nothing written by the refused ones
+
+
+def result(table_id: str, *people: tuple[str, int, bool, str | None]) -> dict:
+    return {"table_id": table_id, "game": "track", "rules": "tees",
+            "people": [{"name": n, "points": p, "won": w, **({"pid": i} if i else {})}
+                       for n, p, w, i in people]}
+
+
+def test_records_follow_a_player_id_across_a_rename(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.record_game(result("t1", ("Ada", 4, True, "id-a"), ("Bo", 0, False, None)))
+    assert store.follow("id-a", "Ann") == "Ann"  # renamed in Settings
+    store.record_game(result("t2", ("Ann", 2, True, "id-a")))
+    rows = {r.name: r for r in store.points()}
+    assert "Ada" not in rows and rows["Ann"] == PointsRow("Ann", 6, 2, 2)
+    assert rows["Bo"] == PointsRow("Bo", 0, 1, 0)
+    # a name another player's id holds is not taken over: the records stay apart
+    store.record_game(result("t3", ("Cy", 3, True, "id-c")))
+    assert store.follow("id-a", "Cy") == "Ann"
+    assert {r.name: r.points for r in store.points()} == {"Ann": 6, "Cy": 3, "Bo": 0}
+
+
+def test_records_kept_by_name_before_the_ids_are_claimed(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.record_game(result("t1", ("Ada", 4, True, None)))  # before there were ids
+    store.close()
+    store = Store(tmp_path)
+    assert store.follow("id-a", "Ada") == "Ada"  # the Records screen (or a rename) claims it
+    store.follow("id-a", "Ann")
+    assert store.points() == [PointsRow("Ann", 4, 1, 1)]
+
+
+def test_a_version_1_records_file_gains_the_ids(tmp_path: Path) -> None:
+    path = tmp_path / "records.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "PRAGMA application_id = 1415931220; PRAGMA user_version = 1;"
+        "CREATE TABLE people (name TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0,"
+        " played INTEGER NOT NULL DEFAULT 0, won INTEGER NOT NULL DEFAULT 0);"
+        "CREATE TABLE games (table_id TEXT PRIMARY KEY, game TEXT NOT NULL, rules TEXT NOT NULL,"
+        " at REAL NOT NULL);"
+        "CREATE TABLE solo (rules TEXT PRIMARY KEY, turns INTEGER NOT NULL, seed TEXT NOT NULL,"
+        " at REAL NOT NULL);"
+        "INSERT INTO people VALUES ('Ada', 5, 2, 1);")
+    db.close()
+    store = Store(tmp_path)
+    store.follow("id-a", "Ada")  # the old name-keyed row is claimed...
+    store.follow("id-a", "Ann")  # ...and follows the rename
+    assert store.points() == [PointsRow("Ann", 5, 2, 1)]
+    store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    db.close()

@@ -68,7 +68,8 @@ def test_a_removed_guest_is_told_bye_and_comes_back_only_to_watch() -> None:
         host = host_bot(ht)
         link = ht.link.__class__("127.0.0.1", ht.port, ht.code)
         bea = join(link, "Bea")
-        run_until([host, bea], lambda: bea.seat is not None and bea.seats != [], what="Bea in")
+        run_until([host, bea], lambda: bea.seat is not None and bea.seats != [] and
+                  host.c.status.state == "connected", what="Bea in, the host connected")
         seat = bea.seat
         assert seat is not None and table.seat_info(seat)["kind"] == "person"
         remembered = bea.c.credential
@@ -78,6 +79,9 @@ def test_a_removed_guest_is_told_bye_and_comes_back_only_to_watch() -> None:
         bye = next(m for m in bea.log if kind(m) == "bye")
         assert bye["reason"] == "removed"
         assert table.seat_info(seat)["kind"] == "cpu"
+        # her program does not come back by itself: she chooses to (here, to watch)
+        run_until([host, bea], lambda: bea.c.status.state == "failed", what="Bea's client stops")
+        assert bea.c.status.reason == "removed"
         back = join(link, "Bea", token=remembered)
         run_until([host, back], lambda: back.snapshots > 0, what="Bea watching")
         assert back.seat is None  # a watcher: no seat

@@ -302,3 +302,16 @@ def play_out(table: Any, clock: FakeClock, *, max_plays: int = 20000,
         if after is not None:
             after()
     return times
+
+
+def test_every_public_name_of_the_table_package_loads_from_its_module() -> None:
+    """``game.table`` loads its names when first used: each name in ``__all__`` is found, and
+    is the very object its own module defines (the lazy map and the modules agree)."""
+    import importlib
+
+    import game.table as pkg
+
+    for name in pkg.__all__:
+        where = pkg._WHERE[name]
+        assert getattr(pkg, name) is getattr(importlib.import_module(where), name), name
+    assert set(pkg._WHERE) == set(pkg.__all__)

@@ -92,6 +92,29 @@ def shot_records(app: App) -> None:
     app.push(screens.RecordsScene(app))
 
 
+def shot_title_continue(app: App) -> None:
+    """The title with Continue: a local table with plays in its save."""
+    from game.client.session import LocalSession, local_save_path
+    from game.cpu_worker import SyncCpu
+
+    s = LocalSession("track", {"rules": "classic", "seats": 4}, seed=3, cpu=SyncCpu(),
+                     save_path=local_save_path(app.store.folder))
+    s.sit(0, "Ada")
+    s.start()
+    s.close()  # saved with its start: Continue reopens it
+    title = app.top
+    assert isinstance(title, screens.TitleScene)
+    title.enter()
+
+
+def shot_quit_confirm(app: App) -> None:
+    _post_key(pygame.K_ESCAPE)
+
+
+def shot_solo_seed(app: App) -> None:
+    app.push(screens.NewTableScene(app, "solo", seed=12345, rules="team"))
+
+
 def _rules(page: str) -> Shot:
     def shot(app: App) -> None:
         app.push(screens.RulesScene(app, page))
@@ -108,6 +131,9 @@ SHOTS: dict[str, Shot] = {
     "join_full": shot_join_full,
     "settings": shot_settings,
     "records": shot_records,
+    "title_continue": shot_title_continue,
+    "quit_confirm": shot_quit_confirm,
+    "solo_seed": shot_solo_seed,
     **{f"rules_{p}": _rules(p) for p in ("tees", "classic", "team", "solo", "trash")},
 }
 

@@ -217,6 +217,27 @@ def shot_results(app: App) -> None:
         app.frame(0.2)
 
 
+def shot_results_trash(app: App) -> None:
+    """Trash, 3 players, layouts of 2: played to the end (the end screen's hands won)."""
+    from game.client.layout_scene import LayoutTableScene
+
+    s = _session(app, {"game": "layout", "seats": 3, "layout_size": 2}, seed=5)
+    scene = _open(app, s, LayoutTableScene)
+    n = 0
+    while n < 6000 and not (s.public["phase"] == "over" and scene.done_button.visible):
+        legal = scene.legal_plays()
+        if legal and s.public["phase"] == "playing":
+            scene.choose(legal[0])
+        app.frame(0.1)
+        n += 1
+
+
+def shot_leave_confirm(app: App) -> None:
+    """Leave table during a game: the question first."""
+    scene = _table(app, {"rules": "classic", "seats": 4}, plays=8)
+    scene.leave_table()
+
+
 def _trash(seats: int, plays: int = 60) -> Callable[[App], None]:
     def shot(app: App) -> None:
         from game.client.layout_scene import LayoutTableScene
@@ -321,6 +342,8 @@ SHOTS: dict[str, Callable[[App], None]] = {
     "track_admin": shot_admin,
     "track_hotseat_cover": shot_cover,
     "track_results": shot_results,
+    "trash_results": shot_results_trash,
+    "leave_confirm": shot_leave_confirm,
 }
 
 

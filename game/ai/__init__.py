@@ -9,9 +9,9 @@ The entry points (the table and the client call only these)::
 hidden cards are only ever *sampled*, with ``RULES.determinize``), ``legal`` the legal play
 tokens of that view, ``level`` one of :data:`LEVELS`, ``seed`` makes the choice deterministic,
 ``budget_ms`` is the thinking time allowed (only Nasty and the hint search; they use the budget
-and stop before it runs out), ``history`` the public log (``{"seat", "play"}`` dicts; unused
-so far). ``choose_play`` returns one token of ``legal``; ``hint`` returns ``(token, reason)``
-with a short sentence a person can read.
+and stop before it runs out), ``history`` the public log (``{"seat", "play"}`` dicts; the
+track Nasty's sampler reads it, see :mod:`game.ai.infer`). ``choose_play`` returns one token
+of ``legal``; ``hint`` returns ``(token, reason)`` with a short sentence a person can read.
 
 Both are module-level functions of plain, picklable arguments, so :mod:`game.cpu_worker` runs
 them in a worker process and the window never waits for a CPU.
@@ -62,7 +62,7 @@ def choose_play(
     elif level == "tricky":
         tok = mod.tricky(view, legal, seed)
     else:
-        tok = mod.nasty(view, legal, seed, budget_ms)
+        tok = mod.nasty(view, legal, seed, budget_ms, history=tuple(history))
     if tok not in legal:  # never hand the table an illegal play
         return legal[0]
     return tok
@@ -83,7 +83,7 @@ def hint(
         from game.ai import track as mod
     else:
         from game.ai import layout as mod  # type: ignore[no-redef]
-    tok, reason = mod.hint(view, legal, seed, budget_ms)
+    tok, reason = mod.hint(view, legal, seed, budget_ms, history=tuple(history))
     if tok not in legal:
         tok = legal[0]
         reason = "the only sensible play left"

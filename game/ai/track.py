@@ -18,6 +18,10 @@ The evaluation (from one team's point of view, in "holes" of progress):
 * **threats**: the same for opponent pegs our team threatens (smaller weight: they move first);
 * **cards kept** (classic/team): jokers, 8s and 7s, and come-out cards while pegs wait in start,
   are worth something in hand, so they are not spent on moves any card could make.
+
+Nasty's samples follow what the public log reveals (:mod:`game.ai.infer`). This file is over
+600 lines because the evaluation, the three levels and the hint's reasons share the same
+helpers (hit ranks, probabilities); the inference lives in its own module.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from game.ai import infer
 from game.rules.cards import Rng
 from game.rules.track import RULES
 from game.rules.track.board import PEGS
@@ -73,6 +78,7 @@ RACE_MIN = 8.0  # samples before Nasty may drop a candidate that is clearly behi
 RACE_Z = 2.0  # >0: drop a candidate whose shrunk mean trails the leader's by this many SEs
 LEAF_RISK = {"tees": 1.0, "classic": 1.0, "team": 1.0}  # weight of the safety term at leaves
 LEAF_MAX = 0.0  # 1: a leaf where the searching seat is to move is worth its best play's score
+INFER = 1.0  # 1: Nasty's samples follow what the public log says (game/ai/infer.py); 0: off
 KEEP = 1.0  # weight of the cards-kept term
 KEEP_THREAT = 0.6  # an opponent peg we can hit with a card we keep
 
@@ -86,8 +92,8 @@ _CLASSIC_FWD = {1: (1, 7), 2: (2, 7), 3: (3, 7), 4: (4, 7), 5: (5, 7), 6: (6, 7)
 def _fwd_table(rules: int) -> list[frozenset[int]]:
     out: list[frozenset[int]] = [frozenset()] * 14
     if rules == TEES:
-        for d, rs in _TEES_FWD.items():
-            out[d] = frozenset(rs)
+        for d, ranks in _TEES_FWD.items():
+            out[d] = frozenset(ranks)
     else:
         for d, rs in _CLASSIC_FWD.items():
             out[d] = frozenset(rs)
@@ -518,10 +524,12 @@ class SearchStats:
 
     samples = 0
     candidates = 0
+    constrained = 0  # seats whose hidden hand the public log constrained
 
 
 def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: float,
-          max_samples: int | None = None, candidates: int | None = None) -> str:
+          max_samples: int | None = None, candidates: int | None = None,
+          history: Sequence[Mapping[str, Any]] = ()) -> str:
     """Determinized sampling on top of Tricky's evaluation.
 
     The ``candidates`` best plays by Tricky's evaluation are each tried in the same sampled
@@ -533,6 +541,10 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
     the leader is ``RACE_Z`` standard errors below is dropped, so the samples go to the close
     calls; the search ends when one candidate is left. Otherwise samples run until the budget
     (minus the time one more sample is expected to take) is spent, or ``max_samples``.
+
+    ``history`` (the public log, ``{"seat", "play"}`` each): with ``INFER`` on, the samples
+    follow what the log says about the hidden hands (:mod:`game.ai.infer`: a classic/team seat
+    that discarded on the board of the view held no card that could move).
     """
     t0 = time.perf_counter()
     deadline = t0 + BUDGET_USE * budget_ms / 1000.0
@@ -564,6 +576,8 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
     if len(cand) == 1 or base[cand[0]] >= WIN:
         return plays[cand[0]].token
     SearchStats.candidates = len(cand)
+    cons = infer.discard_constraints(view, history, st) if INFER and history else {}
+    SearchStats.constrained = len(cons)
     totals = [0.0] * len(cand)
     svals: list[list[float]] = [[] for _ in cand]
     active = list(range(len(cand)))
@@ -580,7 +594,8 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
         now = time.perf_counter()
         if max_samples is None and now + per * 1.5 > deadline:
             break
-        det = RULES.determinize(view, (seed * 1000003 + k * 7919 + 17) & ((1 << 62) - 1))
+        det_seed = (seed * 1000003 + k * 7919 + 17) & ((1 << 62) - 1)
+        det = infer.sample(view, det_seed, cons) if cons else RULES.determinize(view, det_seed)
         for j in active:
             s, _ = apply_play(det, seat, plays[cand[j]], events=False)
             plies = 0
@@ -723,9 +738,9 @@ def explain(view: Mapping[str, Any], token: str, seed: int = 0) -> str:
             bits.append(f"safe from every card but {names}")
         break
     if not bits:
-        gain = sum(peg_value(st, q, pegs[q]) - peg_value(st, q, st.pegs[q]) for q in moved)
-        if gain > 0:
-            bits.append(f"moves {int(gain)} holes closer to home")
+        ahead = sum(peg_value(st, q, pegs[q]) - peg_value(st, q, st.pegs[q]) for q in moved)
+        if ahead > 0:
+            bits.append(f"moves {int(ahead)} holes closer to home")
         else:
             bits.append("keeps your best cards for later")
     return "; ".join(bits[:2])
@@ -736,7 +751,8 @@ def _rank_word(r: int) -> str:
             13: "a King"}.get(r, f"a {r}")
 
 
-def hint(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: float
-         ) -> tuple[str, str]:
-    tok = nasty(view, legal, seed, budget_ms) if budget_ms >= 50 else tricky(view, legal, seed)
+def hint(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: float,
+         history: Sequence[Mapping[str, Any]] = ()) -> tuple[str, str]:
+    tok = (nasty(view, legal, seed, budget_ms, history=history) if budget_ms >= 50
+           else tricky(view, legal, seed))
     return tok, explain(view, tok, seed)

@@ -14,7 +14,12 @@ quits. Tests build an :class:`App` themselves, post events with ``pygame.event.p
 :meth:`App.frame` (one turn of the real loop) or :meth:`App.run` with ``max_frames``.
 
 Global keys: F11 toggles fullscreen (remembered in the settings); the window is resizable
-(``VIDEORESIZE`` lays every scene out again). Closing the window quits.
+(``VIDEORESIZE`` lays every scene out again). Closing the window quits, after asking when a
+game is in progress (it is saved either way; Continue on the title brings it back).
+
+(The module is a little over 600 lines: it is the stage's one implementation, and the ways a
+table opens, new, hosted, reopened, resumed or dealt again, share its CPU runner, clock and
+data folder.)
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -67,6 +73,12 @@ class App:
         with contextlib.suppress(FileNotFoundError, pygame.error):
             pygame.display.set_icon(self.assets.image("icon"))
         self.apply_sound_settings()
+        if not self.settings.player_id:  # this machine's player: kept across renames
+            from game.store import new_player_id
+
+            pid = new_player_id()
+            if self.save_settings(player_id=pid) is not None:
+                self.settings = replace(self.settings, player_id=pid)  # this run at least
         self.scenes: list[SceneLike] = []
         self.clock = pygame.time.Clock()
         self.running = True
@@ -236,10 +248,11 @@ class App:
     def open_lobby(self, session: Any, kind: str) -> SceneLike:
         return self.push(router.lobby_scene(self, session, kind))
 
-    def join_failed(self, reason: str, detail: str = "") -> None:
+    def join_failed(self, reason: str, detail: str = "",
+                    choices: Sequence[tuple[str, str]] = ()) -> None:
         """A join gave up: pop its lobby and tell the Join screen under it why."""
         self.pop()
-        router.join_failed(self.top, reason, detail)
+        router.join_failed(self.top, reason, detail, choices)
 
     # tables --------------------------------------------------------------------
     def make_cpu(self) -> Any:
@@ -259,19 +272,31 @@ class App:
             self._hints = HintRunner(processes=self.hint_processes)
         return self._hints
 
-    def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
-        """Open a table from the New table screen; returns an error text or None."""
-        from game.client.session import LocalSession
+    def start_table(self, config: dict[str, Any], kind: str, speed: str,
+                    seed: int | None = None) -> str | None:
+        """Open a table from the New table screen (``seed``: deal that seed again, None: a
+        new one); returns an error text or None."""
+        from game.client import saves
+        from game.client.session import LocalSession, local_save_path
         from game.rules.api import RulesError
         from game.table import TableError
 
         game = str(config.get("game", "track"))
         if kind == "host":
             return self.host_new_table(game, config, speed)
+        save: Path | None = None
+        try:  # a local table is saved after every play, like a hosted one
+            save = local_save_path(self.store.folder)
+        except OSError as e:
+            self.message = f"This table will not be saved ({e})."
+        cpu = self.make_cpu()
         try:
-            session = LocalSession(game, config, speed=speed, cpu=self.make_cpu(),
-                                   clock=self.table_clock)
+            session = LocalSession(game, config, speed=speed, cpu=cpu, seed=seed,
+                                   clock=self.table_clock, save_path=save)
         except (RulesError, TableError, ValueError) as e:
+            cpu.close()
+            if save is not None:
+                saves.discard_save(save)
             return str(e)
         if kind == "solo":
             r = session.sit(0, self.settings.name)
@@ -305,7 +330,10 @@ class App:
         """Reopen a hosted table from its save file, under the code and port it had, so every
         joined program rejoins its seat by itself; returns an error text or None."""
         from game.client import saves
+        from game.client.session import is_local_save
 
+        if is_local_save(save):
+            return self.resume_local(save)
         note = saves.read_host_note(save)
         kw = {**self.net_options, **options, "resume": Path(save)}
         if note.get("code") and "code" not in options:
@@ -313,6 +341,100 @@ class App:
         if note.get("port") and "port" not in options:
             kw["port"] = note["port"]  # the same port: links already sent keep working
         return self._host("track", {}, "normal", kw, "host")
+
+    def resume_local(self, save: str | Path) -> str | None:
+        """Reopen a local table (Play, Solo, hot seat) from its save, on this screen, with its
+        people back at it; returns an error text or None."""
+        from game.client.session import LocalSession
+        from game.table import TableError
+
+        cpu = self.make_cpu()
+        try:
+            session = LocalSession.resume(save, cpu=cpu, clock=self.table_clock)
+        except (TableError, ValueError, OSError) as e:
+            cpu.close()
+            return f"Could not reopen that table: {e}"
+        if session.phase == "lobby":  # saved before its start: back to its lobby
+            self.open_lobby(session, "solo" if len(session.seats) == 1 else "local")
+        else:
+            self.open_table(session)
+        return None
+
+    def rematch(self, session: Any) -> str | None:
+        """Rematch at the end of a local game: a new table (saved like every local one) with
+        the same config and seats (the same people on this screen, the same CPU levels) and a
+        new deal, shown in place of the finished one; returns an error text or None."""
+        from game.client import saves
+        from game.client.session import LocalSession, local_save_path
+        from game.rules.api import RulesError
+        from game.table import TableError
+
+        if session.remote:
+            return "Rematch is for tables played on this screen."
+        save: Path | None = None
+        with contextlib.suppress(OSError):
+            save = local_save_path(self.store.folder)
+        cpu = self.make_cpu()
+        try:
+            new = LocalSession(session.game, session.config,
+                               speed=str(session.public.get("speed") or "normal"), cpu=cpu,
+                               clock=self.table_clock, save_path=save)
+        except (RulesError, TableError, ValueError) as e:
+            cpu.close()
+            if save is not None:
+                saves.discard_save(save)
+            return f"Could not deal a rematch: {e}"
+        problems = []
+        for s in session.seats:
+            i = int(s["seat"])
+            if s["kind"] == "person" and i in session.tokens:
+                r = new.sit(i, str(s["name"]))
+            else:
+                r = new.set_cpu(i, str(s.get("level") or "tricky"))
+            if not r.ok:
+                problems.append(r.message)
+        r = new.start()
+        if problems or not r.ok:
+            new.close()
+            if save is not None:
+                saves.discard_save(save)
+            return f"Could not deal a rematch: {(problems or [r.message])[0]}"
+        session.close()
+        self.open_table(new, replace=True)
+        return None
+
+    def tables_in_progress(self) -> list[Any]:
+        """The sessions of the scenes whose game is being played (not over)."""
+        out: list[Any] = []
+        for s in self.scenes:
+            session = router.session_of(s)
+            if session is not None and session.public.get("phase") == "playing" and \
+                    session not in out:
+                out.append(session)
+        return out
+
+    def table_in_progress(self) -> bool:
+        """True while a scene holds a table whose game is being played (not over)."""
+        return bool(self.tables_in_progress())
+
+    def ask_to_quit(self) -> None:
+        """Closing the window with a game in progress asks first (a second close quits)."""
+        top = self.top
+        if top is not None and getattr(top, "kind", "") == "quit":
+            self.quit()
+            return
+        playing = self.tables_in_progress()
+        if not playing:
+            self.quit()
+            return
+        if all(s.save_path is not None for s in playing):
+            detail = "It is saved; Continue on the title brings it back."
+        elif all(s.remote for s in playing):
+            detail = "Join again with the same code to get your seat back."
+        else:
+            detail = "This table could not be saved: it ends here."
+        self.show("confirm", question="Leave the game?", detail=detail,
+                  yes="Quit", no="Play on", on_yes=self.quit, kind="quit")
 
     def _host(self, game: str, config: dict[str, Any], speed: str, kw: dict[str, Any],
               kind: str) -> str | None:
@@ -388,7 +510,7 @@ class App:
     # the loop ------------------------------------------------------------------
     def handle(self, ev: pygame.event.Event) -> None:
         if ev.type == pygame.QUIT:
-            self.quit()
+            self.ask_to_quit()
             return
         if ev.type == pygame.VIDEORESIZE:
             self.resize(ev.w, ev.h)

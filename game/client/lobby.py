@@ -2,8 +2,9 @@
 up; tap more colours for a hot-seat game), set each CPU's difficulty right there, see the team
 symbols, then Start.
 
-Keys: Left / Right pick a seat, Enter / Space sits or stands, 1 / 2 / 3 set the picked CPU's
-level to Easy / Tricky / Nasty, S starts, Esc goes back.
+Keys: Left / Right pick a seat, Space sits or stands there, 1 / 2 / 3 set the picked CPU's
+level to Easy / Tricky / Nasty, Enter (or S) starts (a guest: Enter is Ready), Esc goes back.
+Enter never stands you up.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ class LobbyScene(Scene):
         self.form.add(self.name_input)
         self.form.focus(None)
         self.waiting_start = False
+        self._held: set[int] = set()
         # the person sits at their preferred colour, else the first seat (a local table; on
         # the LAN the host's table gives each newcomer a seat)
         if not session.local_seats and not session.remote:
@@ -215,8 +217,9 @@ class LobbyScene(Scene):
         failure = self.session.failure
         if failure is not None:
             reason, detail = failure
+            choices = list(self.session.choices)
             self.session.close()
-            self.stage.join_failed(reason, detail)
+            self.stage.join_failed(reason, detail, choices)
             return
         remote_guest = not self.session.is_host
         self.start_button.visible = not remote_guest
@@ -235,19 +238,30 @@ class LobbyScene(Scene):
             self.session.poll()
 
     def back(self) -> None:
-        remote = self.session.remote  # only a LAN table has a host thread and a save file
-        save = self.session.save_path if remote else None
-        hosting = remote and self.session.host_thread is not None
+        # a local table and a hosted one have a save file here; a joined one has none
+        remote = self.session.remote
+        save = self.session.save_path
+        owner = not remote or self.session.host_thread is not None
         self.session.close()
-        if hosting and save is not None:
+        if owner and save is not None:
             from game.client import saves
 
-            if saves.never_started(save):  # the host left the lobby: nothing to reopen
+            if saves.never_started(save):  # left in the lobby: nothing to reopen
                 saves.discard_save(save)
         self.stage.pop()
 
     # events ------------------------------------------------------------------
+    def enter(self) -> None:
+        super().enter()
+        try:  # Enter still held from the Start that opened the lobby must not start the game
+            held = pygame.key.get_pressed()
+            self._held = {k for k in (pygame.K_RETURN, pygame.K_KP_ENTER) if held[k]}
+        except (pygame.error, IndexError):
+            self._held = set()
+
     def handle(self, ev: pygame.event.Event) -> None:
+        if ev.type == pygame.KEYUP:
+            self._held.discard(ev.key)
         if ev.type == pygame.KEYDOWN and self.form.focused is self.name_input:
             if ev.key == pygame.K_ESCAPE:  # keep the name it had; the lobby keys work again
                 self.name_input.text = ""
@@ -277,7 +291,15 @@ class LobbyScene(Scene):
             if ev.key in (pygame.K_LEFT, pygame.K_RIGHT):
                 self.form.focus(None)
                 self.pick = (self.pick + (1 if ev.key == pygame.K_RIGHT else -1)) % n
-            elif ev.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
+            elif ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                # the lobby's main action, never a stand-up: Start (Ready for a guest); a key
+                # held from the screen before is no press here
+                if ev.key not in self._held:
+                    if self.ready_button.visible:
+                        self.ready()
+                    elif self.start_button.visible:
+                        self.start()
+            elif ev.key == pygame.K_SPACE:
                 self.toggle(self.pick)
             elif ev.key in (pygame.K_1, pygame.K_2, pygame.K_3):
                 if self.session.seats[self.pick]["kind"] == "cpu":
@@ -361,7 +383,8 @@ class LobbyScene(Scene):
             tip = ("Type the name of the person at the picked colour and press Enter; "
                    "Left / Right then pick another seat.")
         else:
-            tip = "Tap a colour to sit there; tap more colours for a hot-seat game."
+            tip = ("Tap a colour (or Left / Right, Space) to sit there; more colours for a "
+                   "hot-seat game. Enter starts.")
         msg = self.error or tip
         t = a.fit_text(msg, self.px(22), theme.BAD if self.error else theme.TEXT_DIM,
                        int(w * 0.9))

@@ -74,14 +74,19 @@ class NetSession(SessionBase):
                 self.status = m["state"]
                 if m["state"] == "failed":
                     reason = m.get("reason") or "unreachable"
-                    if reason == "bad_token" and self.fresh_client is not None \
-                            and not self.welcomed:
+                    # a remembered seat this table does not know, or a table with another
+                    # key under the code: join afresh, as a newcomer (no secret goes there)
+                    if reason in ("bad_token", "wrong_host") and \
+                            self.fresh_client is not None and not self.welcomed:
                         self.client.close(timeout=1.0)
                         self.client = self.fresh_client()
                         self.fresh_client = None
                         self.status = "connecting"
                         break
                     self.failure = (reason, m.get("message") or "")
+                    if reason == "several_tables":
+                        self.choices = [(a.describe(), str(a.link))
+                                        for a in self.client.answers]
             elif t == "welcome":
                 self.welcomed = True
                 tab = m.get("table") or {}
@@ -162,6 +167,15 @@ class NetSession(SessionBase):
 
     def hand_to_cpu(self, seat: int, level: str = "tricky") -> Result:
         return self._sent(self.client.hand_to_cpu(seat, level), "hand over")
+
+    def remove(self, seat: int) -> Result:
+        return self._sent(self.client.send({"t": "remove", "seat": seat}), "remove")
+
+    def end_pause(self) -> Result:
+        return self._sent(self.client.send({"t": "end_pause"}), "end pause")
+
+    def set_turn_clock(self, seconds: float | None) -> Result:
+        return self._sent(self.client.send({"t": "turn_clock", "seconds": seconds}), "turn clock")
 
     def tap_in(self, seat: int) -> Result:
         return Result(False, "not_allowed", "no hot seat on a LAN table", 0)

@@ -9,6 +9,7 @@ another (or the app).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any
 
 from game.client.scene import Scene
@@ -24,6 +25,7 @@ SCREENS: dict[str, str] = {
     "records": "screens:RecordsScene",
     "settings": "screens:SettingsScene",
     "rules": "screens:RulesScene",
+    "confirm": "dialog:ConfirmOverlay",
 }
 
 
@@ -67,7 +69,8 @@ def session_of(scene: SceneLike) -> Any:
     return scene.session
 
 
-def join_failed(scene: SceneLike | None, reason: str, detail: str = "") -> None:
+def join_failed(scene: SceneLike | None, reason: str, detail: str = "",
+                choices: Sequence[tuple[str, str]] = ()) -> None:
     """Tell the Join screen (when it is ``scene``) why a join gave up."""
     if scene is not None:
-        scene.join_failed(reason, detail)
+        scene.join_failed(reason, detail, choices)

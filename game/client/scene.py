@@ -9,6 +9,7 @@ window. ``overlay`` scenes draw over the scene below them (a pause overlay, a di
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pygame
@@ -39,7 +40,8 @@ class Scene:
         self.size = stage.size
         self.u = theme.unit(stage.size)
 
-    def join_failed(self, reason: str, detail: str = "") -> None:
+    def join_failed(self, reason: str, detail: str = "",
+                    choices: Sequence[tuple[str, str]] = ()) -> None:
         """A join this scene started gave up (the Join screen says why; others ignore it)."""
 
     # lifecycle ---------------------------------------------------------------

@@ -3,19 +3,26 @@ Settings, Records, Rules.
 
 Each is a :class:`~game.client.scene.Scene` laid out relative to the window size. The table
 screens (lobby, track table, layout table) live in their own modules and are reached through
-:meth:`NewTableScene.start` and :meth:`JoinScene.submit`.
+:meth:`NewTableScene.start` and :meth:`JoinScene.submit`. The title shows Continue (the newest
+unfinished table, local or hosted); Esc there asks before quitting.
+
+(The module is over 600 lines: the menus share their drawing helpers and the one set of screen
+names the router maps, and no scene module may import another, so splitting them would copy
+the helpers into each.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from game.client import rules_text, theme
 from game.client.scene import Scene
-from game.client.widgets import Button, Choice, ListBox, Slider, TextInput, Toggle
+from game.client.widgets import Button, Choice, ListBox, Slider, TextInput, Toggle, Widget
 
 if TYPE_CHECKING:
     from game.client.stage import Stage
@@ -53,16 +60,65 @@ class TitleScene(Scene):
             ("Rules", lambda: stage.show("rules")),
             ("Quit", stage.quit),
         ]
+        #: The table Continue reopens (the newest unfinished one, local or hosted), or None.
+        self.resume_save: Any = None
+        self.continue_button = Button("Continue", self.continue_table)
+        self.continue_button.visible = False
+        self.form.add(self.continue_button)
         self.buttons = [Button(t, f) for t, f in items]
         for b in self.buttons:
             self.form.add(b)
         self.t = 0.0
+        self.find_continue()
+
+    def find_continue(self) -> None:
+        """Show Continue for the newest table that was started and is not finished."""
+        self.resume_save = None
+        folder = Path(self.stage.store.folder)
+        try:  # no saves, no import of the table package (the first frame stays light)
+            any_saves = any(p.suffix == ".jsonl" for p in (folder / "saves").iterdir())
+        except OSError:
+            any_saves = False
+        if any_saves:
+            from game.client.saves import list_saves, never_started
+
+            for info in list_saves(folder, limit=20):
+                if not info.finished and (info.plays or not never_started(info.path)):
+                    self.resume_save = info
+                    break
+        had = self.continue_button.visible
+        self.continue_button.visible = self.resume_save is not None
+        if self.resume_save is not None:
+            info = self.resume_save
+            self.continue_button.label = f"Continue: {info.title()}"
+            if not had:
+                self.form.focus(self.continue_button)
+        self.form.check_focus()
+        if self.form.focused is None:
+            self.form.focus_first()
+
+    def continue_table(self) -> None:
+        info = self.resume_save
+        if info is None:
+            return
+        problem = self.stage.reopen_table(info.path)
+        if problem:
+            self.stage.message = problem
+
+    def enter(self) -> None:
+        self.find_continue()  # back from a table: it may be finished now, or new
+        super().enter()
 
     def layout(self, w: int, h: int) -> None:
         bw, bh, gap = self.px(340), self.px(62), self.px(18)
         col_gap = self.px(40)
         x0 = w // 2 - bw - col_gap // 2
         top = int(h * 0.40)
+        if self.continue_button.visible:
+            bh, gap = self.px(54), self.px(12)
+            top = int(h * 0.37)
+            self.continue_button.rect = pygame.Rect(x0, top, 2 * bw + col_gap, bh)
+            top += bh + gap
         for i, b in enumerate(self.buttons):
             col, row = divmod(i, 4)
             b.rect = pygame.Rect(x0 + col * (bw + col_gap), top + row * (bh + gap), bw, bh)
@@ -71,7 +127,10 @@ class TitleScene(Scene):
         self.t += dt
 
     def back(self) -> None:
-        self.stage.quit()
+        """Esc on the title asks before quitting (Enter quits, Esc stays)."""
+        self.stage.show("confirm", question="Quit Tee Table?",
+                        detail="Every table in progress is saved; Continue brings it back.",
+                        yes="Quit", no="Stay", on_yes=self.stage.quit, kind="quit")
 
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
@@ -119,12 +178,54 @@ def track_team_options(rules: str, seats: int) -> list[int]:
     return {4: [2], 6: [2, 3], 8: [2, 4]}.get(seats, [])
 
 
+#: One line under each option of the New table screen saying what it does (by value).
+OPTION_HELP: dict[str, dict[Any, str]] = {
+    "game": {"track": "Race your five pegs out of start, once round and into home, moved by "
+                      "the cards you play.",
+             "layout": "Trash: turn your face-down layout into Ace to 10 before anyone else."},
+    "rules": {"tees": "Tees: one deck, no jokers, always in teams of two; a Jack swaps two "
+                      "pegs.",
+              "classic": "Classic (Pegs and Jokers): draw, then play; a 7 splits, an 8 goes "
+                         "back, a joker jumps.",
+              "team": "Team: like Classic, but every turn you may move any peg of your "
+                      "team."},
+    "mode": {"teams": "Teams: partners sit apart and win together when all their pegs are "
+                      "home.",
+             "h2h": "Head to head: two players, each for themselves.",
+             "ffa": "Free-for-all: every colour for itself.",
+             "solo": "Solo: you alone, nobody to bump: all five pegs home in as few turns as "
+                     "you can."},
+    "wild": {"J": "Jacks are wild: you choose the place for each; a Queen or King ends the "
+                  "turn.",
+             "K": "Kings are wild: you choose the place for each; a Jack or Queen ends the "
+                  "turn."},
+    "last_chance": {False: "Last chance off: the hand ends as soon as someone fills their "
+                           "layout.",
+                    True: "Last chance on: when someone fills their layout, everyone else "
+                          "has one more turn."},
+    "upcard": {False: "Starting upcard off: the discard pile starts empty.",
+               True: "Starting upcard on: one card is turned up to start the discard pile."},
+}
+SPEED_HELP = {"relaxed": "Relaxed: slow moves and long CPU thinking, easy to follow.",
+              "normal": "Normal: every move animated at an easy pace.",
+              "brisk": "Brisk: quicker moves and CPUs.", "blitz": "Blitz: as fast as it goes."}
+#: A seed deals the same game again (Table.create takes 0..2**64-1; new ones are 63 bits).
+SEED_MAX = 2**64 - 1
+
+
 class NewTableScene(Scene):
-    """Choose the game and its options. ``kind``: ``local`` (Play), ``host`` or ``solo``."""
+    """Choose the game and its options. ``kind``: ``local`` (Play), ``host`` or ``solo``.
+
+    The last choices are kept in the settings (``setup``: per game, and the game per kind) and
+    come back next time. Each option has a line under it saying what it does; rows keep their
+    places when Mode changes (Teams keeps its slot while hidden). Solo shows only what can be
+    chosen: rule set, speed and a seed (blank: a new deal; a number deals that game again,
+    ``seed=`` fills it in, from Records)."""
 
     name = "new_table"
 
-    def __init__(self, stage: Stage, kind: str = "local") -> None:
+    def __init__(self, stage: Stage, kind: str = "local", seed: int | None = None,
+                 rules: str | None = None) -> None:
         super().__init__(stage)
         if kind not in ("local", "host", "solo"):
             raise ValueError(f"unknown table kind {kind!r}")
@@ -134,8 +235,8 @@ class NewTableScene(Scene):
         solo = kind == "solo"
         self.game = Choice("Game", [("track", "Track (pegs)"), ("layout", "Trash (cards)")],
                            "track", self._changed)
-        rules = [r for r in TRACK_RULES if not (solo and r[0] == "tees")]
-        self.rules = Choice("Rule set", rules, "classic" if solo else "tees", self._changed)
+        rule_sets = [r for r in TRACK_RULES if not (solo and r[0] == "tees")]
+        self.rules = Choice("Rule set", rule_sets, "classic" if solo else "tees", self._changed)
         self.mode = Choice("Mode", [], "solo" if solo else "teams", self._changed)
         self.seats = Choice("Seats", [], 1 if solo else 4, self._changed)
         self.teams = Choice("Teams", [], 2, self._changed)
@@ -145,18 +246,66 @@ class NewTableScene(Scene):
         self.layout_size = Choice("Layout size", [(n, str(n)) for n in range(10, 0, -1)], 10)
         speed = stage.settings.table_speed
         self.speed = Choice("Table speed", [(k, v) for k, v in SPEED_TEXT.items()], speed)
+        self.seed = TextInput("Seed", "" if seed is None else str(seed), 20, self._typed,
+                              lambda _t: self.start(), placeholder="blank: a new deal")
+        self.seed.visible = solo
         self.start_button = Button("Start" if kind != "host" else "Open the table", self.start)
         self.back_button = Button("Back", self.back)
         self.reopen_button = Button("Reopen a saved table", lambda: stage.show("reopen"))
-        self.reopen_button.visible = kind == "host"
         for w in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
-                  self.last_chance, self.upcard, self.layout_size, self.speed,
+                  self.last_chance, self.upcard, self.layout_size, self.speed, self.seed,
                   self.start_button, self.back_button, self.reopen_button):
             self.form.add(w)
         if solo:
             self.game.enabled = False
         self._changed(None)
+        self.restore(rules)
         self.form.focus(self.start_button if solo else self.game)
+
+    # ------------------------------------------------------------------ remembered choices
+    def _memory(self, name: str) -> dict[str, Any]:
+        mem = self.stage.settings.setup.get(name)
+        return dict(mem) if isinstance(mem, dict) else {}
+
+    def restore(self, rules: str | None = None) -> None:
+        """The last choices (settings ``setup``) back on the rows; ``rules`` overrides."""
+        solo = self.kind == "solo"
+        if not solo:
+            game = self._memory("last").get(self.kind)
+            if game in ("track", "layout"):
+                self.game.set_options(self.game.options, game)
+                self._changed(None)
+        mem = self._memory("solo" if solo else "track")
+        if rules is not None:
+            mem["rules"] = rules
+        for w, k in ((self.rules, "rules"), (self.mode, "mode"), (self.seats, "seats"),
+                     (self.teams, "teams")):
+            if k in mem and not (solo and k in ("mode", "seats")):
+                w.set_options(w.options, mem[k])
+                self._changed(None)
+        lay = self._memory("layout")
+        for w, k in ((self.seats, "seats"), (self.wild, "wild"),
+                     (self.last_chance, "last_chance"), (self.upcard, "upcard"),
+                     (self.layout_size, "layout_size")):
+            if k in lay and self.game.value == "layout":
+                w.set_options(w.options, lay[k])
+        self._changed(None)
+
+    def remember(self) -> None:
+        """Keep these choices for next time (a failure to save is shown, never fatal)."""
+        setup = {k: dict(v) for k, v in self.stage.settings.setup.items()
+                 if isinstance(v, dict)}
+        cfg = {k: v for k, v in self.config().items() if k != "game"}
+        if self.kind == "solo":
+            setup["solo"] = {"rules": cfg["rules"]}
+        else:
+            setup[self.game.value] = cfg
+            setup["last"] = {**setup.get("last", {}), self.kind: self.game.value}
+        self.stage.save_settings(setup=setup, table_speed=self.speed.value)
+
+    # ------------------------------------------------------------------ choices
+    def _typed(self, _text: str) -> None:
+        self.error = None
 
     def _changed(self, _value: Any) -> None:
         track = self.game.value == "track"
@@ -173,12 +322,52 @@ class NewTableScene(Scene):
             self.teams.set_options([(t, f"{t} teams of {per // t}") for t in teams])
         else:
             self.seats.set_options([(n, str(n)) for n in range(2, 9)])
-        self.rules.visible = self.mode.visible = track
+        # solo has one game, one mode and one seat: no rows whose arrows do nothing
+        self.game.visible = not solo
+        self.rules.visible = track
+        self.mode.visible = track and not solo
+        self.seats.visible = not solo
         self.teams.visible = track and self.mode.value == "teams"
         for w in (self.wild, self.last_chance, self.upcard, self.layout_size):
             w.visible = not track
-        self.speed.visible = self.kind != "solo"
+        self.form.check_focus()
         self.layout(*self.size)
+
+    def slots(self) -> list[Widget]:
+        """The option rows in their places (hidden ones keep theirs: nothing moves under the
+        mouse when Mode changes)."""
+        if self.kind == "solo":
+            return [self.rules, self.speed, self.seed]
+        if self.game.value == "track":
+            return [self.game, self.rules, self.mode, self.seats, self.teams, self.speed]
+        return [self.game, self.seats, self.wild, self.last_chance, self.upcard,
+                self.layout_size, self.speed]
+
+    def help_for(self, w: Widget) -> str:
+        """The line under a row: what the option (at its value) does."""
+        if w is self.speed:
+            return SPEED_HELP.get(self.speed.value, "")
+        if w is self.seed:
+            return ("Blank deals a new game; a number deals that game again (Records lists "
+                    "your best seeds).")
+        if w is self.seats:
+            if self.game.value == "layout":
+                return f"{self.seats.value} players: people sit in the lobby, CPUs take the rest."
+            return (f"{self.seats.value} colours round the board: people sit in the lobby, "
+                    "CPUs take the rest.")
+        if w is self.teams:
+            return "How the seats split into teams: partners win together."
+        if w is self.layout_size:
+            n = self.layout_size.value
+            return ("A layout of 10: the full game." if n == 10 else
+                    f"A layout of {n}: a shorter game (places Ace to {n}).")
+        names = {id(self.game): "game", id(self.rules): "rules", id(self.mode): "mode",
+                 id(self.wild): "wild", id(self.last_chance): "last_chance",
+                 id(self.upcard): "upcard"}
+        key = names.get(id(w))
+        if key is None or not isinstance(w, Choice):
+            return ""
+        return OPTION_HELP[key].get(w.value, "")
 
     def config(self) -> dict[str, Any]:
         """The game configuration these choices describe."""
@@ -192,39 +381,71 @@ class NewTableScene(Scene):
             cfg["teams"] = self.teams.value
         return cfg
 
+    def chosen_seed(self) -> tuple[bool, int | None]:
+        """(ok, seed): the Seed box's number, None when blank; not ok when it is no seed."""
+        text = self.seed.text.strip() if self.kind == "solo" else ""
+        if not text:
+            return True, None
+        if not text.isdigit() or int(text) > SEED_MAX:
+            self.error = ("A seed is a whole number (Records shows the seeds of your best "
+                          "games), or leave it blank for a new deal.")
+            return False, None
+        return True, int(text)
+
     def start(self) -> None:
-        self.error = self.stage.start_table(self.config(), self.kind, self.speed.value)
+        ok, seed = self.chosen_seed()
+        if not ok:
+            return
+        self.remember()
+        if seed is None:
+            self.error = self.stage.start_table(self.config(), self.kind, self.speed.value)
+        else:
+            self.error = self.stage.start_table(self.config(), self.kind, self.speed.value,
+                                                seed=seed)
 
     def layout(self, w: int, h: int) -> None:
-        shown = [wd for wd in (self.game, self.rules, self.mode, self.seats, self.teams,
-                               self.wild, self.last_chance, self.upcard, self.layout_size,
-                               self.speed) if wd.visible]
-        fw = min(self.px(640), int(w * 0.86))
-        rh = self.px(50)
-        gap = self.px(12)
-        y = self.px(110)
-        self.column(shown, (w - fw) // 2, y, fw, rh, gap)
+        fw = min(self.px(720), int(w * 0.9))
+        rh = self.px(42)
+        pitch = rh + self.px(22) + self.px(6)
+        x = (w - fw) // 2
+        y = self.px(96)
+        for wd in self.slots():
+            wd.rect = pygame.Rect(x, y, fw, rh)
+            y += pitch
+        for wd in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
+                   self.last_chance, self.upcard, self.layout_size, self.speed, self.seed):
+            if wd not in self.slots():
+                wd.rect = pygame.Rect(0, 0, 0, 0)
         bw = self.px(260)
-        by = h - self.px(100)
+        by = h - self.px(90)
         self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
         self.start_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
-        # Host a game: reopen a saved table, top right (out of the options' column)
+        # reopen a saved table, top right (out of the options' column)
         rw = min(self.px(300), max(self.px(200), (w - fw) // 2 - self.px(24)))
         self.reopen_button.rect = pygame.Rect(w - rw - self.px(16), self.px(16), rw,
                                               self.px(52))
 
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
+        a = self.stage.assets
+        for wd in self.slots():
+            if not wd.visible:
+                continue
+            text = self.help_for(wd)
+            if text:
+                t = a.fit_text(text, self.px(19), theme.TEXT_DIM, wd.rect.w)
+                surf.blit(t, (wd.rect.x, wd.rect.bottom + self.px(3)))
         if self.error:
-            draw_message(self, surf, self.error, self.start_button.rect.y - self.px(26),
+            draw_message(self, surf, self.error, self.start_button.rect.y - self.px(30),
                          theme.BAD)
 
 
 # ---------------------------------------------------------------------------- reopen
 class ReopenScene(Scene):
-    """Host a game -> Reopen a saved table: the tables this program hosted (saved in the data
-    folder), newest first, with game, rules, seats, people and date. Choosing one reopens it
-    under the same code and port: every joined program rejoins its seat by itself."""
+    """Reopen a saved table (from New table / Host a game): the tables this program played or
+    hosted (saved in the data folder), newest first, with game, rules, seats, people and date.
+    A local one (Play, Solo, hot seat) resumes here with its people back on this screen; a
+    hosted one reopens under the same code and port: every joined program rejoins by itself."""
 
     name = "reopen"
     title = "Reopen a saved table"
@@ -232,13 +453,15 @@ class ReopenScene(Scene):
     def __init__(self, stage: Stage) -> None:
         super().__init__(stage)
         from game.client.saves import list_saves
+        from game.client.session import is_local_save
 
         self.error: str | None = None
         self.saves = list_saves(stage.store.folder)
         rows = []
         for info in self.saves:
             when, who, plays = info.detail().split(" - ", 2)
-            rows.append([when, info.title(), who, plays])
+            where = "here" if is_local_save(info.path) else "hosted"
+            rows.append([when, f"{info.title()} ({where})", who, plays])
         self.table = ListBox(rows, on_select=self.reopen, widths=(0.24, 0.28, 0.32, 0.16),
                              header=("Saved", "Game", "People", "Progress"))
         self.back_button = Button("Back", self.back)
@@ -265,11 +488,12 @@ class ReopenScene(Scene):
         a = self.stage.assets
         w = surf.get_width()
         if not self.saves:
-            msg = a.fit_text("No saved tables yet: tables you host are saved here.",
+            msg = a.fit_text("No saved tables yet: every table you play or host is saved here.",
                              self.px(26), theme.TEXT_DIM, self.table.rect.w - 20)
             surf.blit(msg, msg.get_rect(center=self.table.rect.center))
-        tip = a.fit_text("Click a table (or Up / Down, then Enter) to reopen it: everyone "
-                         "rejoins their seat by themselves.", self.px(22), theme.TEXT_DIM,
+        tip = a.fit_text("Click a table (or Up / Down, then Enter) to reopen it: a table played "
+                         "here resumes here; at a hosted one everyone rejoins their seat.",
+                         self.px(22), theme.TEXT_DIM,
                          int(w * 0.94))
         surf.blit(tip, tip.get_rect(center=(w // 2, self.table.rect.bottom + self.px(24))))
         if self.error:
@@ -289,6 +513,13 @@ JOIN_MESSAGES = {
     "unreachable": "Could not reach the host at that address. Check the address and that "
                    "you are on the same network.",
     "bad_token": "The host does not know this seat (a different table?).",
+    "busy": "The host is busy letting people in. Try again in a moment.",
+    "wrong_host": "The table that answered is not the one you joined before (it does not hold "
+                  "that table's key). Ask the host for a new link.",
+    "several_tables": "More than one table answered that code. Choose yours below, or paste "
+                      "the host's link.",
+    "update": "The host runs another version of Tee Table. Update Tee Table on the older "
+              "machine.",
 }
 
 
@@ -316,6 +547,11 @@ class JoinScene(Scene):
             self.form.add(w)
         self.target: Any = None
         self._join_now = join is not None
+        #: The tables that answered a code, when more than one did: (a line, its link).
+        self.choices: list[tuple[str, str]] = []
+        self.tables = ListBox([], on_select=self._choose)
+        self.tables.visible = False
+        self.form.add(self.tables)
 
     def enter(self) -> None:
         super().enter()
@@ -341,8 +577,23 @@ class JoinScene(Scene):
         if problem:
             self.error = join_message(problem)
 
-    def join_failed(self, reason: str, detail: str = "") -> None:
+    def join_failed(self, reason: str, detail: str = "",
+                    choices: Sequence[tuple[str, str]] = ()) -> None:
         self.fail(reason, detail)
+        self.choices = list(choices)
+        self.tables.rows = [[label] for label, _link in self.choices]
+        self.tables.selected = 0 if self.choices else -1
+        self.tables.visible = bool(self.choices)
+        if self.choices:
+            self.form.focus(self.tables)
+
+    def _choose(self, i: int) -> None:
+        """Join the table the person chose among those that answered the code."""
+        if 0 <= i < len(self.choices):
+            self.entry.set_text(self.choices[i][1])
+            self.tables.visible = False
+            self.choices = []
+            self.submit()
 
     def fail(self, reason: str, detail: str = "") -> None:
         """Show a join failure (called by the connection when it gives up)."""
@@ -356,6 +607,8 @@ class JoinScene(Scene):
         by = int(h * 0.36) + self.px(100)
         self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
         self.join_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
+        self.tables.row_h = self.px(40)
+        self.tables.rect = pygame.Rect((w - fw) // 2, by + self.px(150), fw, self.px(40) * 4)
 
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
@@ -399,9 +652,12 @@ class SettingsScene(Scene):
         self.animation = Choice("Animation", [("full", "Full"), ("reduced", "Reduced")],
                                 s.animation, lambda v: self._save(animation=v))
         self.fullscreen = Toggle("Fullscreen", stage.fullscreen, self._fullscreen)
+        #: High contrast for the tables (stronger outlines and colours; the tables read it).
+        self.high_contrast = Toggle("High contrast", s.high_contrast,
+                                    lambda v: self._save(high_contrast=bool(v)))
         self.back_button = Button("Back", self.back)
         for w in (self.name_input, self.colour, self.sound, self.volume, self.animation,
-                  self.fullscreen, self.back_button):
+                  self.fullscreen, self.high_contrast, self.back_button):
             self.form.add(w)
 
     def _save(self, **changes: Any) -> None:
@@ -414,8 +670,16 @@ class SettingsScene(Scene):
         """Keep the typed name (on Enter and when leaving the screen); an empty name is not
         saved."""
         name = self.name_input.text.strip()
-        if name and name != self.stage.settings.name:
+        old = self.stage.settings.name
+        if name and name != old:
             self._save(name=name)
+            pid = self.stage.settings.player_id
+            if self.error is None and pid:
+                try:  # the records follow the player to the new name (old ones claimed first)
+                    self.stage.store.follow(pid, old)
+                    self.stage.store.follow(pid, name)
+                except Exception as e:  # records problems are shown, never fatal
+                    self.error = f"Your records stay under the old name: {e}"
 
     def leave(self) -> None:
         self._save_name()
@@ -435,8 +699,8 @@ class SettingsScene(Scene):
     def layout(self, w: int, h: int) -> None:
         fw = min(self.px(640), int(w * 0.86))
         self.column([self.name_input, self.colour, self.sound, self.volume, self.animation,
-                     self.fullscreen], (w - fw) // 2, self.px(120), fw, self.px(54),
-                    self.px(16))
+                     self.fullscreen, self.high_contrast], (w - fw) // 2, self.px(110), fw,
+                    self.px(50), self.px(14))
         bw = self.px(260)
         self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(100), bw, self.px(62))
 
@@ -461,6 +725,9 @@ class RecordsScene(Scene):
         rows: list[list[str]] = []
         bests: dict[str, tuple[int, int]] = {}
         try:
+            pid = stage.settings.player_id
+            if pid:  # records kept by name before the ids: this player claims theirs
+                stage.store.follow(pid, stage.settings.name)
             rows = [[r.name, str(r.points), str(r.played), str(r.won)]
                     for r in stage.store.points()]
             bests = stage.store.solo_bests()
@@ -471,9 +738,22 @@ class RecordsScene(Scene):
                              header=("Name", "Points", "Played", "Won"))
         self.back_button = Button("Back", self.back)
         self.table_w = 0
+        self.best_rect = pygame.Rect(0, 0, 0, 0)
         self.form.add(self.table)
+        #: "Play seed N again" for each solo best: Solo setup with that seed filled in.
+        self.again: dict[str, Button] = {}
+        for r in SOLO_RULES:
+            best = bests.get(r)
+            if best is not None:
+                b = Button(f"Play seed {best[1]} again", partial(self.play_again, r, best[1]))
+                self.again[r] = b
+                self.form.add(b)
         self.form.add(self.back_button)
         self.form.focus(self.back_button)
+
+    def play_again(self, rules: str, seed: int) -> None:
+        """Solo setup with the rule set and the seed of a best game: the same deal again."""
+        self.stage.show("new_table", kind="solo", seed=seed, rules=rules)
 
     def layout(self, w: int, h: int) -> None:
         tw = self.table_w = min(self.px(900), int(w * 0.9))
@@ -483,14 +763,25 @@ class RecordsScene(Scene):
                                       h - top - self.px(130))
         bw = self.px(260)
         self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(100), bw, self.px(62))
-
-    def draw(self, surf: pygame.Surface) -> None:
-        super().draw(surf)
-        a = self.stage.assets
         t = self.table.rect
         x = t.right + self.px(24)
-        right = pygame.Rect(x, t.y, self.table_w - (x - t.x), t.h)
+        self.best_rect = pygame.Rect(x, t.y, self.table_w - (x - t.x), t.h)
+        y = self.best_rect.y + self.px(14 + 44)
+        for r in SOLO_RULES:
+            y += self.px(34)
+            b = self.again.get(r)
+            if b is not None:
+                b.rect = pygame.Rect(self.best_rect.x + self.px(16), y,
+                                     self.best_rect.w - self.px(32), self.px(40))
+                y += self.px(52)
+
+    def draw(self, surf: pygame.Surface) -> None:
+        self.draw_background(surf)
+        self.draw_title(surf, self.title)
+        a = self.stage.assets
+        right = self.best_rect
         draw_panel(self, surf, right)
+        self.form.draw(surf, a)
         y = right.y + self.px(14)
         head = a.text("Solo best", self.px(30), theme.ACCENT)
         surf.blit(head, (right.x + self.px(16), y))
@@ -503,10 +794,8 @@ class RecordsScene(Scene):
             v = a.text(val, self.px(26), theme.TEXT)
             surf.blit(v, v.get_rect(topright=(right.right - self.px(16), y)))
             y += self.px(34)
-            if best:
-                s = a.text(f"seed {best[1]}", self.px(18), theme.TEXT_DIM)
-                surf.blit(s, (right.x + self.px(16), y - self.px(4)))
-                y += self.px(22)
+            if r in self.again:
+                y += self.px(52)
         if not self.table.rows:
             msg = a.text("No games recorded yet: play one!", self.px(24), theme.TEXT_DIM)
             surf.blit(msg, msg.get_rect(center=self.table.rect.center))

@@ -54,10 +54,13 @@ class Session(Protocol):
     link: str
     status: str  # the link to the host: "connected" for a local table
     failure: tuple[str, str] | None
+    #: When a join by code found several tables: each as (a line for people, its link).
+    choices: list[tuple[str, str]]
     refusal: str | None
     save_path: Path | None
     host_thread: Any
     shown_state_no: int
+    undos: int  # plays taken back (solo): such a game sets no best
 
     @property
     def seats(self) -> list[dict[str, Any]]: ...
@@ -85,6 +88,9 @@ class Session(Protocol):
     def ready(self) -> Result: ...
     def set_speed(self, name: str) -> Result: ...
     def hand_to_cpu(self, seat: int, level: str = "tricky") -> Result: ...
+    def remove(self, seat: int) -> Result: ...  # the host: off the table, back only to watch
+    def end_pause(self) -> Result: ...  # the host: play on now
+    def set_turn_clock(self, seconds: float | None) -> Result: ...  # the host; None: off
     def tap_in(self, seat: int) -> Result: ...
     def undo(self) -> Result: ...
     def refresh(self) -> None: ...
@@ -102,6 +108,7 @@ class SessionBase:
     link = ""
     status = "connected"
     failure: tuple[str, str] | None = None
+    choices: list[tuple[str, str]] = []  # noqa: RUF012 - never changed in place: replaced
     refusal: str | None = None
     save_path: Path | None = None
     host_thread: Any = None
@@ -111,6 +118,8 @@ class SessionBase:
     tokens: dict[int, str]
     #: The state number of the last message delivered to the scene: plays are made for it.
     shown_state_no: int = 0
+    #: Plays taken back at this table (solo undo): a solo game with undo sets no best.
+    undos: int = 0
 
     # ------------------------------------------------------------------ the one handler
     def take(self, msg: TableMessage, seat: int | None) -> None:
@@ -194,15 +203,25 @@ class LocalSession(SessionBase):
 
     def __init__(self, game: str, config: Mapping[str, Any], speed: str = "normal",
                  seed: int | None = None, cpu: CpuRunner | None = None,
-                 clock: Callable[[], float] = time.monotonic, rules: Any = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, rules: Any = None,
+                 save_path: str | Path | None = None, table: Table | None = None) -> None:
+        """A new local table of ``game`` with ``config`` (``save_path``: its save file, written
+        after every play; None: not saved), or, with ``table``, a table already built (see
+        :meth:`resume`)."""
         cfg = {k: v for k, v in config.items() if k != "game"}
         self.game = game
         self.seed = secrets.randbits(63) if seed is None else seed
         self.cpu: CpuRunner = cpu if cpu is not None else SyncCpu()
         # ``rules``: a GameRules object instead of the game's own (Table.create takes either;
         # tests pass game.client.testing.FixedStart to begin from a hand-written position)
-        self.table = Table.create(rules if rules is not None else game, cfg, self.seed,
-                                  clock=clock, speed=speed, cpu=self.cpu)
+        if table is None:
+            table = Table.create(rules if rules is not None else game, cfg, self.seed,
+                                 clock=clock, speed=speed, cpu=self.cpu, save_path=save_path)
+        else:
+            self.game = table.game
+            self.seed = table.seed
+        self.table = table
+        self.save_path = table.save_path
         self.tokens: dict[int, str] = {}
         self.public: dict[str, Any] = {}
         self.views: dict[int | None, dict[str, Any]] = {}
@@ -211,6 +230,37 @@ class LocalSession(SessionBase):
         self.event_seat: int | None = None  # whose filtered events drive the animations
         self.last: Result | None = None
         self._pending: list[TableMessage] = []  # drained after an intent, for the next poll
+
+    @classmethod
+    def resume(cls, save: str | Path, cpu: CpuRunner | None = None,
+               clock: Callable[[], float] = time.monotonic) -> LocalSession:
+        """Reopen a local table (Play, Solo, hot seat) from its save file: the same seats, with
+        the people who sat at this screen back at it (they tap Ready to play on). Raises the
+        table's :class:`~game.table.TableError` (``SaveError``, ``CorruptSave``...) when the
+        file cannot be used; nothing is left open then."""
+        runner: CpuRunner = cpu if cpu is not None else SyncCpu()
+        try:
+            table = Table.resume(save, clock=clock, cpu=runner)
+        except BaseException:
+            runner.close()
+            raise
+        session = cls(table.game, {}, cpu=runner, clock=clock, table=table)
+        for s in table.public()["seats"]:
+            if s["kind"] == "person" and s["local"]:
+                i = int(s["seat"])
+                session.tokens[i] = table.token(i)
+                session.take(table.snapshot(i), i)
+                if session.event_seat is None:
+                    session.event_seat = i
+        session._drain()
+        session._pending.clear()  # the snapshots above are the state the scene starts from
+        from game.table.savefile import read_save
+
+        try:  # the undos before the save was closed count too (no best from a peeked game)
+            session.undos = sum(1 for r in read_save(Path(save))[1] if r.get("t") == "undo")
+        except Exception:  # the table read it just now; a failure here only loses the count
+            session.undos = 0
+        return session
 
     # ------------------------------------------------------------------ reading
     def screen_seat(self) -> int | None:
@@ -300,14 +350,31 @@ class LocalSession(SessionBase):
             del self.tokens[seat]
         return self._result(r)
 
+    def remove(self, seat: int) -> Result:
+        return self._result(self.table.remove(self.table.host_token, seat))
+
+    def end_pause(self) -> Result:
+        return self._result(self.table.end_pause(self.table.host_token))
+
+    def set_turn_clock(self, seconds: float | None) -> Result:
+        return self._result(self.table.set_turn_clock(self.table.host_token, seconds))
+
     def tap_in(self, seat: int) -> Result:
         no = self._mine(seat)
         return no or self._result(self.table.tap_in(self.tokens[seat]))
 
     def undo(self) -> Result:
+        """Solo: take back the last play, said in words ("Took back the Ace: a Red peg comes
+        out"); the game then counts for no best (:attr:`undos`)."""
         seat = self.screen_seat()
         tok = self.tokens.get(seat) if seat is not None else None
-        return self._result(self.table.undo(tok or ""))
+        r = self.table.undo(tok or "")
+        if r.ok:
+            self.undos += 1
+            words = took_back(str(r.data.get("play", "")), self.table.game,
+                              self.table.snapshot(seat)["view"])
+            r = Result(r.ok, r.code, words, r.state_no, dict(r.data))
+        return self._result(r)
 
     # ------------------------------------------------------------------ each frame
     def _drain(self) -> None:
@@ -337,6 +404,39 @@ class LocalSession(SessionBase):
         """Stop the CPU runner and close the table (safe to call twice)."""
         self.cpu.close()
         self.table.close()
+
+
+def took_back(token: str, game: str, view: Mapping[str, Any]) -> str:
+    """The message of an undo in words, for the position the play was made in:
+    ``A:as`` -> ``Took back the Ace: a Red peg comes out. A game with undo sets no best.``"""
+    tail = " A game with undo sets no best."
+    if game != "track" or not token:
+        return "Took back the last play." + tail
+    try:
+        from game.client.describe import describe_token
+
+        words = describe_token(token, dict(view))
+    except Exception:  # a play the describer cannot read is still taken back
+        return "Took back the last play." + tail
+    card, _, rest = words.partition(": ")
+    return f"Took back the {card}" + (f": {rest}." if rest else ".") + tail
+
+
+#: Local tables' save files are named ``local-...`` beside the hosted ones (``hosted-...``).
+LOCAL_PREFIX = "local-"
+
+
+def local_save_path(folder: str | Path) -> Path:
+    """A fresh save file name for a new local table in the data folder's saves."""
+    from game.table.savefile import new_save_path
+
+    p = new_save_path(folder)
+    return p.with_name(LOCAL_PREFIX + p.name.removeprefix("hosted-"))
+
+
+def is_local_save(path: str | Path) -> bool:
+    """True for the save of a local table (resumed on this screen, not hosted on the LAN)."""
+    return Path(path).name.startswith(LOCAL_PREFIX)
 
 
 def default_seats(n: int) -> list[SeatSpec]:

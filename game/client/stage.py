@@ -15,6 +15,7 @@ Screen names for :meth:`Stage.show`: ``title``, ``new_table`` (``kind=`` ``local
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -39,7 +40,8 @@ class SceneLike(Protocol):
 
     def enter(self) -> None: ...
 
-    def join_failed(self, reason: str, detail: str = "") -> None: ...
+    def join_failed(self, reason: str, detail: str = "",
+                    choices: Sequence[tuple[str, str]] = ()) -> None: ...
 
     def leave(self) -> None: ...
 
@@ -98,18 +100,26 @@ class Stage(Protocol):
         """Show the lobby of ``session`` (``kind``: local, host, join)."""
         ...
 
-    def join_failed(self, reason: str, detail: str = "") -> None:
-        """A join gave up: leave its lobby and say why on the Join screen."""
+    def join_failed(self, reason: str, detail: str = "",
+                    choices: Sequence[tuple[str, str]] = ()) -> None:
+        """A join gave up: leave its lobby and say why on the Join screen (``choices``: the
+        tables that answered a code, each as a line for people and its link)."""
         ...
 
     def quit(self) -> None: ...
 
     # tables
-    def start_table(self, config: dict[str, Any], kind: str, speed: str) -> str | None:
-        """Open a table from the New table screen; an error text or None."""
+    def start_table(self, config: dict[str, Any], kind: str, speed: str,
+                    seed: int | None = None) -> str | None:
+        """Open a table from the New table screen (``seed``: that deal again); an error text
+        or None."""
         ...
 
     def reopen_table(self, save: str | Path, **options: Any) -> str | None: ...
+
+    def rematch(self, session: Any) -> str | None:
+        """A new deal at a finished local table, same config and seats; an error or None."""
+        ...
 
     def join_table(self, target: Any) -> str | None: ...
 

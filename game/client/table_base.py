@@ -12,6 +12,12 @@ in progress or hints.
 
 The model jumps to the newest view; the timeline plays the events on top of it at the table
 speed and stops while the table is paused.
+
+The overlays hold the focus while shown: the pause overlay (Enter / Space / R / P / Esc tap
+Ready), the end of the game (standings, turns, points; Enter = Rematch, Esc = Back) and the
+questions (``stage.show("confirm")``: Leave table asks first while a game is in progress).
+(The module is over 600 lines: both table scenes share these overlays, their keys and the
+focus rules with the scene's own input, so they stay in the one base.)
 """
 
 from __future__ import annotations
@@ -87,9 +93,12 @@ class TableScene(Scene):
         self.admin_button = Button("ADMIN", self.admin)
         self.ready_button = Button("Ready", self.ready)
         self.leave_button = Button("Leave table", self.leave_table)
-        self.done_button = Button("Back to title", self.leave_table)
+        self.rematch_button = Button("Rematch", self.rematch)
+        self.done_button = Button("Back", self.leave_table)
+        #: Where the end-of-game screen's panel is (laid out with the scene).
+        self.results_box = pygame.Rect(0, 0, 0, 0)
         for w in (*self.leading_widgets(), self.pause_button, self.admin_button,
-                  self.ready_button, self.leave_button, self.done_button):
+                  self.ready_button, self.leave_button, self.rematch_button, self.done_button):
             self.form.add(w)
         self.form.focus(None)
         # Enter / Space belong to the table unless the keyboard itself moved to a button
@@ -208,10 +217,15 @@ class TableScene(Scene):
             return
         try:
             if res.get("solo"):
+                if self.session.undos:  # undo shows the coming draws: no best from it
+                    return
                 self.new_best = self.stage.store.record_solo(res["rules"], int(res["turns"]),
                                                            int(res["seed"]))
             elif res.get("people"):
-                self.stage.store.record_game(res)
+                me, pid = self.stage.settings.name, self.stage.settings.player_id
+                people = [dict(p, pid=pid) if pid and p["name"] == me and
+                          p["seat"] in self.session.tokens else dict(p) for p in res["people"]]
+                self.stage.store.record_game({**res, "people": people})
         except Exception as e:  # records problems are shown, never fatal
             self.message = f"Could not save the records: {e}"
 
@@ -228,6 +242,109 @@ class TableScene(Scene):
         self.stage.push(AdminOverlay(self.stage, self.session))
 
     def leave_table(self) -> None:
+        """Leave table / Back to title: a game in progress asks first (it is saved)."""
+        if self.public["phase"] != "playing":
+            self.leave_now()
+            return
+        if self.session.save_path is not None:
+            detail = "It is saved; Continue on the title brings it back."
+        elif self.session.remote:
+            detail = "Join again with the same code to get your seat back."
+        else:
+            detail = "This table could not be saved: it ends here."
+        self.stage.show("confirm", question="Leave the game?", detail=detail,
+                        yes="Leave", no="Play on", on_yes=self.leave_now, kind="leave")
+
+    def can_rematch(self) -> bool:
+        """Rematch (same seats, new deal) is offered at a table played on this screen."""
+        return not self.session.remote
+
+    def rematch(self) -> None:
+        """A new table with the same config and seats (people, CPU levels), a new deal."""
+        problem = self.stage.rematch(self.session)
+        if problem:
+            self.message = problem
+
+    def standings(self) -> list[tuple[int, str, str, str]]:
+        """The end screen's rows, best first: (seat, name, standing, points gained)."""
+        pub = self.public
+        out = pub.get("outcome") or {}
+        winners = [int(w) for w in out.get("winners", [])]
+        pts = pub.get("points") or {}
+        seats = pub["seats"]
+        view = self.view()
+        rows: list[tuple[int, int, int, str, str, str]] = []
+        for s in seats:
+            i = int(s["seat"])
+            if self.session.game == "layout":
+                sizes = out.get("sizes") or []
+                size = int(sizes[i]) if i < len(sizes) else 0
+                start = int(pub["config"].get("layout_size", 10))
+                won = start - size
+                standing = (f"{won} hand{'s' if won != 1 else ''} won, "
+                            f"layout of {size}" if size else
+                            f"{won} hand{'s' if won != 1 else ''} won, layout cleared")
+                key = size
+            else:
+                pegs = (view.get("pegs") or [])
+                mine = pegs[i] if i < len(pegs) else []
+                home = sum(1 for x in mine if isinstance(x, str) and x.startswith("h"))
+                standing = f"{home} of {len(mine)} pegs home"
+                key = -home
+            gained = pts.get(str(i))
+            if s["kind"] != "person":
+                points = ""
+            elif gained:
+                points = f"+{gained} point" + ("s" if int(gained) != 1 else "")
+            else:
+                points = "no points"
+            name = seat_label(s) + (" (won)" if i in winners else "")
+            rows.append((0 if i in winners else 1, key, i, name, standing, points))
+        rows.sort()
+        return [(i, name, st, p) for _, _, i, name, st, p in rows]
+
+    def relayout(self, size: tuple[int, int]) -> None:
+        super().relayout(size)
+        self.layout_results(*size)
+
+    def layout_results(self, w: int, h: int) -> None:
+        """The end screen: a panel with the standings, Rematch and Back along its bottom."""
+        n = len(self.public.get("seats") or [])
+        row = self.px(34)
+        bh = self.px(150) + (n + 1) * row + self.px(90)
+        bw = min(int(w * 0.94), self.px(900))
+        self.results_box = pygame.Rect((w - bw) // 2, max(4, (h - bh) // 2), bw, min(bh, h - 8))
+        b = min(self.px(260), (bw - self.px(60)) // 2)
+        y = self.results_box.bottom - self.px(78)
+        cx = self.results_box.centerx
+        if self.can_rematch():
+            self.done_button.rect = pygame.Rect(cx - b - self.px(10), y, b, self.px(58))
+            self.rematch_button.rect = pygame.Rect(cx + self.px(10), y, b, self.px(58))
+        else:
+            self.done_button.rect = pygame.Rect(cx - b // 2, y, b, self.px(58))
+
+    def handle_results_key(self, ev: pygame.event.Event, fresh: bool) -> bool:
+        """Keys on the end screen: Enter / Space press the focused button (Rematch first),
+        Left / Right move between the buttons, Esc is Back; nothing reaches the board."""
+        if ev.type != pygame.KEYDOWN or not self.done_button.visible:
+            return False
+        if ev.key in (pygame.K_LEFT, pygame.K_RIGHT):
+            self.form.move(1)
+            return True
+        if ev.key == pygame.K_ESCAPE:
+            self.leave_table()
+            return True
+        if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            if not fresh:
+                return True  # a key held from the last play is no answer
+            f = self.form.focused
+            target = f if isinstance(f, Button) and f.visible else (
+                self.rematch_button if self.rematch_button.visible else self.done_button)
+            target.press()
+            return True
+        return ev.key not in (pygame.K_TAB, pygame.K_UP, pygame.K_DOWN, pygame.K_F11)
+
+    def leave_now(self) -> None:
         self.session.close()
         self.stage.back_to("title")
 
@@ -393,6 +510,12 @@ class TableScene(Scene):
         if not self.session.remote or self.session.status == "connected":
             return None
         status = self.session.status
+        failure = self.session.failure
+        if failure is not None and failure[0] in ("removed", "handed", "replaced"):
+            return {"removed": "The host removed you from the table. Join again to watch.",
+                    "handed": "The host gave your seat to a CPU. Join again to take it back.",
+                    "replaced": "Your seat was joined from another window or machine."
+                    }[failure[0]]
         if status == "failed":
             return ("Lost the host. When its table is back, join again (or reopen the "
                     "program): you get your own seat back.")
@@ -419,35 +542,74 @@ class TableScene(Scene):
         surf.blit(t, t.get_rect(center=(w // 2, h // 2 - self.px(90))))
         by = a.fit_text(sub, self.px(30), theme.TEXT, int(w * 0.9))
         surf.blit(by, by.get_rect(center=(w // 2, h // 2 - self.px(30))))
+        if self.ready_button.visible:
+            keys = a.fit_text("Enter, Space, R, P or Esc: Ready, play on", self.px(22),
+                              theme.TEXT_DIM, int(w * 0.9))
+            surf.blit(keys, keys.get_rect(midtop=(w // 2, self.leave_button.rect.bottom +
+                                                  self.px(14))))
         for b in (self.ready_button, self.leave_button):
             b.draw(surf, a)
 
     def draw_results(self, surf: pygame.Surface) -> None:
+        """The end of the game: who won, the turns, each seat's standing and points gained,
+        Rematch and Back. The board behind is shaded almost away: nothing dealt after the
+        end shows through."""
         a = self.stage.assets
-        self._dim(surf)
         w, h = surf.get_size()
+        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 215))
+        surf.blit(shade, (0, 0))
+        if self.results_box.w == 0:
+            self.layout_results(w, h)
+        box = self.results_box
         pub = self.public
         out = pub.get("outcome") or {}
         winners = out.get("winners", [])
         names = [seat_label(pub["seats"][i]) for i in winners]
+        turns = int(pub.get("turns") or 0)
         if pub["config"].get("mode") == "solo":
-            title = f"All home in {pub.get('turns', 0)} turns!"
-            sub = "A new best!" if self.new_best else "Try the same seat again from Solo."
+            title = f"All home in {turns} turn{'s' if turns != 1 else ''}!"
+            if self.session.undos:
+                sub = "Undo was used: this game does not count for the best."
+            else:
+                sub = "A new best!" if self.new_best else "Rematch deals a new seed."
         else:
             title = " and ".join(names) + (" win!" if len(names) > 1 else " wins!")
-            pts = pub.get("points", {})
-            sub = ", ".join(f"{pub['seats'][int(k)]['name']} +{v} points"
-                            for k, v in pts.items()) or "No points this time."
-        box = pygame.Rect(0, 0, min(int(w * 0.94), self.px(820)), self.px(340))
-        box.center = (w // 2, h // 2 + self.px(20))
+            if self.session.game == "layout":
+                hands = int(out.get("hands") or 0)
+                sub = f"{hands} hand{'s' if hands != 1 else ''}, {turns} turns"
+            else:
+                sub = f"{turns} turn{'s' if turns != 1 else ''}"
+        pygame.draw.rect(surf, theme.BG, box, border_radius=14)
         surf.blit(a.nine_slice("panel", box.size, 14), box)
-        t = a.fit_text(title, self.px(56), theme.ACCENT, box.w - 24)
-        surf.blit(t, t.get_rect(center=(w // 2, h // 2 - self.px(80))))
-        s = a.fit_text(sub, self.px(30), theme.TEXT, box.w - 24)
-        surf.blit(s, s.get_rect(center=(w // 2, h // 2 - self.px(20))))
+        t = a.fit_text(title, self.px(52), theme.ACCENT, box.w - 24)
+        surf.blit(t, t.get_rect(midtop=(box.centerx, box.y + self.px(16))))
+        st = a.fit_text(sub, self.px(28), theme.TEXT, box.w - 24)
+        surf.blit(st, st.get_rect(midtop=(box.centerx, box.y + self.px(78))))
+        row = self.px(34)
+        x0 = box.x + self.px(28)
+        cols = (x0, x0 + int(box.w * 0.42), box.right - self.px(28))
+        y = box.y + self.px(124)
+        size = self.px(24)
+        for k, text in enumerate(("Seat", "Standing", "Points")):
+            ht = a.text(text, self.px(20), theme.TEXT_DIM)
+            surf.blit(ht, ht.get_rect(topright=(cols[2], y)) if k == 2 else (cols[k], y))
+        y += row
+        for i, name, standing, points in self.standings():
+            pygame.draw.circle(surf, theme.seat_colour(i % 8), (x0 - self.px(12), y + row // 2 - 2),
+                               max(4, self.px(8)))
+            colour = theme.ACCENT if i in winners else theme.TEXT
+            nt = a.fit_text(name, size, colour, cols[1] - cols[0] - 8)
+            surf.blit(nt, (cols[0] + self.px(4), y))
+            sd = a.fit_text(standing, size, theme.TEXT, int(box.w * 0.36))
+            surf.blit(sd, (cols[1], y))
+            pt = a.text(points, size, theme.GOOD if points.startswith("+") else theme.TEXT_DIM)
+            surf.blit(pt, pt.get_rect(topright=(cols[2], y)))
+            y += row
         if self.message:
-            m = a.fit_text(self.message, self.px(22), theme.BAD, int(w * 0.9))
-            surf.blit(m, m.get_rect(center=(w // 2, h // 2 + self.px(20))))
+            m = a.fit_text(self.message, self.px(22), theme.BAD, box.w - 24)
+            surf.blit(m, m.get_rect(midbottom=(box.centerx, self.done_button.rect.y - 6)))
+        self.rematch_button.draw(surf, a)
         self.done_button.draw(surf, a)
 
     # ------------------------------------------------------------------ per frame
@@ -471,9 +633,17 @@ class TableScene(Scene):
         show = self.show_pause()
         self.ready_button.visible = show and self.i_must_ready()
         self.leave_button.visible = show
-        self.done_button.visible = over and self.timeline.idle
-        self.pause_button.visible = not over
-        self.admin_button.visible = self.session.is_host and not over
+        ended = over and self.timeline.idle
+        if ended and not self.done_button.visible:  # the end screen opens: Enter is Rematch
+            self.form.focus(self.rematch_button if self.can_rematch() else self.done_button)
+        self.done_button.visible = ended
+        self.rematch_button.visible = ended and self.can_rematch()
+        # an overlay (pause, end of game) holds the focus: nothing under it takes Tab or keys
+        overlay = show or over
+        self.pause_button.visible = not overlay
+        self.admin_button.visible = self.session.is_host and not overlay
+        for w in self.leading_widgets():
+            w.enabled = not overlay
         self.legal_plays()
 
     def follow_speed(self) -> None:
@@ -509,9 +679,32 @@ class TableScene(Scene):
         """The status line: the message, else what the connection is doing (LAN), else None."""
         return self.message or self.connection_note()
 
+    #: Keys that tap Ready on the pause overlay (Esc too: back to the game).
+    READY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r, pygame.K_p,
+                  pygame.K_ESCAPE)
+
+    def handle_pause_key(self, ev: pygame.event.Event, fresh: bool) -> bool:
+        """Keys on the pause overlay; True when the overlay took the key. Enter / Space press
+        the focused overlay button (Ready when none is focused); R, P and Esc tap Ready.
+        A key repeat or a key held since the pause is no answer (P held must not resume)."""
+        if ev.type != pygame.KEYDOWN or not self.show_pause():
+            return False
+        focused = self.form.focused
+        if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE) and \
+                isinstance(focused, Button) and focused.visible:
+            return False  # Leave table (or Ready) has the focus: the form presses it
+        if ev.key in self.READY_KEYS:
+            if fresh and self.ready_button.visible:
+                self.ready()
+                self.stage.sound("click")
+            return True
+        return ev.key not in (pygame.K_TAB, pygame.K_UP, pygame.K_DOWN, pygame.K_F11)
+
     def handle(self, ev: pygame.event.Event) -> None:
         fresh = self._key_fresh(ev)
         if self._watch_cover() and self.handle_cover(ev, fresh):
+            return
+        if self.handle_pause_key(ev, fresh) or self.handle_results_key(ev, fresh):
             return
         if self.form.handle(ev):
             return
@@ -525,8 +718,16 @@ class TableScene(Scene):
             self.key(ev)
 
 
+#: The turn clock's choices in ADMIN: seconds at normal speed (the table scales them by its
+#: speed), or None: no clock.
+TURN_CLOCKS: tuple[tuple[float | None, str], ...] = (
+    (None, "Off"), (45.0, "45 s"), (90.0, "90 s"), (180.0, "3 min"), (300.0, "5 min"))
+
+
 class AdminOverlay(Scene):
-    """ADMIN (the host): the table speed, and handing a missing person's seat to a CPU."""
+    """ADMIN (the host): the table speed, the turn clock, ending a pause, and for each other
+    person: hand the seat to a CPU (they take it back by rejoining) or remove them (they may
+    come back only to watch)."""
 
     overlay = True
     name = "admin"
@@ -539,13 +740,28 @@ class AdminOverlay(Scene):
         self.speed = Choice("Table speed", speeds, session.public.get("speed", "normal"),
                             self._speed)
         self.form.add(self.speed)
+        pub = session.public
+        clocks = list(TURN_CLOCKS)
+        now = pub.get("turn_clock", 90.0)
+        if all(v != now for v, _ in clocks):
+            clocks.append((now, f"{now:g} s"))
+        self.turn_clock = Choice("Turn clock", clocks, now, self._turn_clock)
+        self.form.add(self.turn_clock)
+        self.end_pause = Button("End the pause: play on", self._end_pause)
+        self.end_pause.visible = any(r.get("reason") in ("paused", "ready", "joining")
+                                     for r in pub.get("pause") or [])
+        self.form.add(self.end_pause)
         self.hand_buttons: list[tuple[int, Button]] = []
         for s in session.seats:
             if s["kind"] == "person" and not s.get("local") and s["seat"] not in \
                     session.tokens:
-                b = Button(f"Hand {s['name']} to a CPU", partial(self._hand, int(s["seat"])))
-                self.hand_buttons.append((s["seat"], b))
+                seat = int(s["seat"])
+                b = Button(f"Hand {s['name']} to a CPU", partial(self._hand, seat))
+                self.hand_buttons.append((seat, b))
                 self.form.add(b)
+                r = Button(f"Remove {s['name']} from the table", partial(self._remove, seat))
+                self.hand_buttons.append((seat, r))
+                self.form.add(r)
         self.close_button = Button("Close", self.back)
         self.form.add(self.close_button)
         self.message: str | None = None
@@ -555,19 +771,60 @@ class AdminOverlay(Scene):
         r = self.session.set_speed(str(name))
         self.message = None if r.ok else r.message
 
+    def _seat_name(self, seat: int) -> str:
+        return str(self.session.seats[seat]["name"])
+
+    def _done_with(self, seat: int) -> None:
+        """The seat is a CPU's now: its buttons go."""
+        for s, b in self.hand_buttons:
+            if s == seat:
+                b.visible = False
+        self.hand_buttons = [(s, b) for s, b in self.hand_buttons if s != seat]
+        self.relayout(self.size)
+
     def _hand(self, seat: int) -> None:
+        name = self._seat_name(seat)
         r = self.session.hand_to_cpu(seat)
+        if r.ok:
+            self.message = f"A CPU plays {name}'s seat now; {name} takes it back by rejoining."
+            self._done_with(seat)
+        else:
+            self.message = r.message
+
+    def _remove(self, seat: int) -> None:
+        name = self._seat_name(seat)
+        r = self.session.remove(seat)
+        if r.ok:
+            self.message = f"{name} is off the table (a CPU plays the seat); they may come " \
+                           f"back only to watch."
+            self._done_with(seat)
+        else:
+            self.message = r.message
+
+    def _turn_clock(self, seconds: Any) -> None:
+        r = self.session.set_turn_clock(None if seconds is None else float(seconds))
+        self.message = None if r.ok else r.message
+
+    def _end_pause(self) -> None:
+        r = self.session.end_pause()
         self.message = r.message
+        if r.ok:
+            self.end_pause.visible = False
+            self.relayout(self.size)
 
     def layout(self, w: int, h: int) -> None:
         bw = min(self.px(620), int(w * 0.9))
-        n = 2 + len(self.hand_buttons)
-        bh = self.px(90) + n * self.px(62)
-        self.box = pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
+        shown = [self.speed, self.turn_clock, *([self.end_pause] if self.end_pause.visible
+                                                else []),
+                 *[b for _, b in self.hand_buttons], self.close_button]
+        step = min(self.px(62), max(self.px(44), (h - self.px(110)) // len(shown)))
+        bh = self.px(90) + len(shown) * step
+        self.box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
         y = self.box.y + self.px(70)
-        for wd in [self.speed, *[b for _, b in self.hand_buttons], self.close_button]:
-            wd.rect = pygame.Rect(self.box.x + self.px(20), y, bw - self.px(40), self.px(50))
-            y += self.px(62)
+        for wd in shown:
+            wd.rect = pygame.Rect(self.box.x + self.px(20), y, bw - self.px(40),
+                                  step - self.px(12))
+            y += step
 
     def draw(self, surf: pygame.Surface) -> None:
         a = self.stage.assets

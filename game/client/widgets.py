@@ -2,8 +2,10 @@
 
 Every widget works by mouse and keyboard. A :class:`Form` holds a scene's widgets and moves the
 focus: Tab / Shift+Tab and Up / Down move it (a focused list keeps Up / Down for itself),
-Left / Right change a choice, toggle or slider, Enter / Space press the focused widget (Enter
-submits a text input). Hover and focus are highlighted. Widgets keep their state; scenes set
+Left / Right change a choice, toggle or slider (Space steps a choice too), Enter / Space press
+the focused button (Enter submits a text input). Enter never changes a value: on a choice or a
+slider it moves the focus on, so a row of options is walked with Enter down to the button.
+Hover and focus are highlighted. Widgets keep their state; scenes set
 ``rect`` in their ``layout`` and draw with ``Form.draw``.
 
 A focused widget that is hidden or disabled never receives keys or text: the form first moves
@@ -176,7 +178,7 @@ class Choice(Widget):
         if ev.key == pygame.K_LEFT:
             self.step(-1)
             return True
-        if ev.key in (pygame.K_RIGHT, pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
+        if ev.key in (pygame.K_RIGHT, pygame.K_SPACE):  # Enter never changes a value
             self.step(1)
             return True
         return False
@@ -189,9 +191,11 @@ class Choice(Widget):
         body = self._body()
         self._frame(surf, assets, body)
         left, right = self._arrows()
-        for r, pts in ((left, ((0.62, 0.25), (0.32, 0.5), (0.62, 0.75))),
-                       (right, ((0.38, 0.25), (0.68, 0.5), (0.38, 0.75)))):
-            pygame.draw.polygon(surf, theme.TEXT, [(r.x + r.w * x, r.y + r.h * y) for x, y in pts])
+        if len(self.options) > 1 and self.enabled:  # no arrows that would do nothing
+            for r, pts in ((left, ((0.62, 0.25), (0.32, 0.5), (0.62, 0.75))),
+                           (right, ((0.38, 0.25), (0.68, 0.5), (0.38, 0.75)))):
+                pygame.draw.polygon(surf, theme.TEXT,
+                                    [(r.x + r.w * x, r.y + r.h * y) for x, y in pts])
         if not self.options:
             return
         text = self.options[self.index][1]
@@ -624,6 +628,10 @@ class Form:
                 return True
             if ev.key == pygame.K_TAB:
                 self.move(-1 if ev.mod & pygame.KMOD_SHIFT else 1)
+                return True
+            if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and \
+                    isinstance(f, Choice | Slider):
+                self.move(1)  # Enter on a value row moves on (towards the screen's button)
                 return True
             if ev.key in (pygame.K_DOWN, pygame.K_UP):
                 self.move(1 if ev.key == pygame.K_DOWN else -1)

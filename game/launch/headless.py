@@ -98,13 +98,28 @@ def build_table(args: argparse.Namespace, clock: Callable[[], float] | None = No
         raise
 
 
+def _clock_settings(table: Any, args: argparse.Namespace) -> None:
+    """``--turn-clock`` and ``--pause-limit``, when given (a resumed table keeps its own
+    otherwise); a value the table refuses closes it and says why."""
+    from game.launch.options import OFF
+
+    for given, intent in ((args.turn_clock, table.set_turn_clock),
+                          (args.pause_limit, table.set_pause_limit)):
+        if given is None:
+            continue
+        r = intent(table.host_token, None if given == OFF else float(given))
+        if not r.ok:
+            table.close()
+            raise CliError(r.message)
+
+
 def _new_or_resumed(args: argparse.Namespace, clock: Callable[[], float], cpu: Any) -> Any:
     from game.table import SaveError, SeatSpec, Table, TableError
 
     if args.resume:
         path = str(args.resume)
         try:
-            return Table.resume(path, clock=clock, cpu=cpu)
+            resumed = Table.resume(path, clock=clock, cpu=cpu)
         except SaveError as e:
             text = _cause(path, e)
             if path in text:  # "no save file at PATH", "cannot open the save file PATH: ..."
@@ -113,13 +128,17 @@ def _new_or_resumed(args: argparse.Namespace, clock: Callable[[], float], cpu: A
         except Exception as e:  # a damaged save the table's checks missed
             raise CliError(f"the save file {path} is damaged and cannot be reopened: "
                            f"{type(e).__name__}: {_cause(path, e)}") from None
+        _clock_settings(resumed, args)
+        return resumed
     try:
         cfg = game_config(args)
         seed = args.seed if args.seed is not None else secrets.randbits(63)
         save = Path(args.save) if args.save else _default_save(getattr(args, "data", None))
         seats = [SeatSpec("cpu", level=args.cpu) for _ in range(args.seats)]
-        return Table.create(args.game, cfg, seed, seats, clock=clock, speed=args.speed,
-                            save_path=save, cpu=cpu)
+        table = Table.create(args.game, cfg, seed, seats, clock=clock, speed=args.speed,
+                             save_path=save, cpu=cpu)
+        _clock_settings(table, args)
+        return table
     except (TableError, OSError, ValueError) as e:
         raise CliError(str(e)) from None
     except CliError:

@@ -13,8 +13,6 @@ import argparse
 import json
 from typing import Any
 
-SPEED_NAMES = ("relaxed", "normal", "brisk", "blitz")
-
 
 class CliError(Exception):
     """A command-line option that cannot be used, with a message for people."""
@@ -30,6 +28,21 @@ class _NetDefault:
         from net import codes
 
         return str(getattr(codes, self.name))
+
+
+#: ``seconds_or_off("off")``: the setting is switched off (the table's ``None``).
+OFF = "off"
+
+
+def seconds_or_off(text: str) -> float | str:
+    """``"90"`` -> ``90.0``; ``"off"`` -> ``"off"`` (the table checks the range)."""
+    if text.strip().lower() == OFF:
+        return OFF
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"wants a number of seconds or 'off', not {text!r}"
+                                         ) from None
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -61,7 +74,9 @@ def add_lan_arguments(parser: argparse.ArgumentParser) -> None:
                    help="extra game option (VALUE read as JSON if it parses), repeatable")
     t.add_argument("--cpu", default="tricky", choices=("easy", "tricky", "nasty"),
                    help="level of the CPUs in the empty seats (default tricky)")
-    t.add_argument("--speed", default="normal", choices=SPEED_NAMES, help="table speed")
+    from game.table.pacing import SPEEDS  # the one speed table (a small module, no table)
+
+    t.add_argument("--speed", default="normal", choices=tuple(SPEEDS), help="table speed")
     t.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
     port = t.add_argument("--port", type=int, default=None,
                           help="TCP port to serve on (default %(usual)s; 0: any free port)")
@@ -81,6 +96,13 @@ def add_lan_arguments(parser: argparse.ArgumentParser) -> None:
     t.add_argument("--resume", default=None, metavar="PATH",
                    help="reopen a saved table (same seats and tokens; the code and port noted "
                         "beside the save unless --code/--port)")
+    t.add_argument("--turn-clock", type=seconds_or_off, default=None, metavar="SECONDS|off",
+                   help="how long a person's turn may last before a stand-in CPU plays it "
+                        "(seconds at normal speed, scaled by the table speed; default 90; off: "
+                        "no clock)")
+    t.add_argument("--pause-limit", type=seconds_or_off, default=None, metavar="SECONDS|off",
+                   help="how long a pause nobody resumes lasts before play goes on (default "
+                        "120; off: until everyone is ready)")
     t.add_argument("--autostart", type=int, default=1, metavar="N",
                    help="start the game once N people have sat down (0: never by itself)")
     t.add_argument("--exit-when-over", action="store_true",

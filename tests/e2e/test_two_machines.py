@@ -397,7 +397,7 @@ class TestTrackTable:
             first = session(s)["my_seats"]
             assert first == [1], f"a newcomer takes the first free seat: {first}"
             # B taps a free colour: seat 2 (A's partner in 2 teams of 2)
-            b.key("Right", "Right", "Return")
+            b.key("Right", "Right", "space")  # Space sits (Enter is Ready in a lobby)
             b.wait(lambda s: session(s).get("my_seats") == [2], 10, "B moves to seat 2")
             a.wait(lambda s: seat(s, 2)["kind"] == "person" and seat(s, 2)["name"] ==
                    GUEST_NAME and seat(s, 2)["connected"] and seat(s, 1)["kind"] == "cpu",
@@ -442,10 +442,11 @@ class TestTrackTable:
                     r.get("reason") == "paused" and r.get("name") == GUEST_NAME
                     for r in h["table"]["pause"]), 10, f"{m.label} reports Bob's pause")
             rig.shot("3_paused_by_Bob")
-            # no play is accepted on either screen: the people try (hint, discard, Enter)
+            # no play is accepted on either screen: the people try (hint, discard, a card;
+            # Enter on the pause overlay is Ready, issue 19)
             frozen = state_no(a.state())
             for m in (a, b):
-                m.key("h", "d", "Return", "1")
+                m.key("h", "d", "1", "2")
             for _ in range(30):  # about 1.5 s of the host's screen
                 sa = frames_later(a, 1)
                 sb = b.state()
@@ -664,7 +665,7 @@ class TestBroadcastBlocked:
             s = a.wait(lambda s: scene_name(s) == "lobby" and session(s).get("link"), 15,
                        "A's lobby shows the code and the link")
             code, link = session(s)["code"], session(s)["link"]
-            address = link.removeprefix("teetable://").rsplit("/", 1)[0]
+            address = link.removeprefix("teetable://").split("/", 1)[0]  # HOST:PORT/KEY/CODE
             assert address == f"{rig.lan.addr['a']}:47800", link
             block_broadcast(rig, "b")
             b.launch()
