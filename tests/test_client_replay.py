@@ -124,7 +124,8 @@ def test_nobody_plays_at_a_replay(tees: str) -> None:
         legal = [str(t) for t in TRACK.legal_tokens(s.table.state)]
         mover = s.public["to_move"]
         for r in (s.play(mover, legal[0]), s.sit(1, "X"), s.start(), s.ready(), s.undo(),
-                  s.set_cpu(1, "easy"), s.hand_to_cpu(0), s.tap_in(0), s.leave(0)):
+                  s.set_cpu(1, "easy"), s.hand_to_cpu(0), s.tap_in(0), s.leave(0),
+                  s.remove(1), s.end_pause(), s.set_turn_clock(30.0)):
             assert not r.ok and r.code == "replay" and "replay" in r.message
         assert s.table.state_no == before and s.n == 3
         assert s.tokens == {} and s.can_play is False and not s.is_host

@@ -562,6 +562,15 @@ class ReplaySession(SessionBase):
     def tap_in(self, seat: int) -> Result:
         return _refused(self.public["state_no"])
 
+    def remove(self, seat: int) -> Result:
+        return _refused(self.public["state_no"])
+
+    def end_pause(self) -> Result:
+        return _refused(self.public["state_no"])
+
+    def set_turn_clock(self, seconds: float | None) -> Result:
+        return _refused(self.public["state_no"])
+
     def undo(self) -> Result:
         return _refused(self.public["state_no"])
 
