@@ -345,3 +345,66 @@ SHOTS: dict[str, Callable[[App], None]] = {
     "trash_results": shot_results_trash,
     "leave_confirm": shot_leave_confirm,
 }
+
+
+# ------------------------------------------------------------------ the replay viewer
+
+
+def cpu_record(game: str, cfg: dict[str, Any], seed: int, people: set[int],
+               limit: int = 3000) -> str:
+    """A record of a game the Tricky CPU played for every seat (``people`` marked people)."""
+    from game.ai import choose_play
+    from game.rules.record import RecordSeat, format_record, make_record, rules_of
+
+    rules = rules_of(game)
+    s = rules.new_game(rules.normalize_config(cfg), seed)
+    plays: list[tuple[int, str, str]] = []
+    while (m := rules.to_move(s)) is not None and len(plays) < limit:
+        legal = [str(t) for t in rules.legal_tokens(s)]
+        tok = choose_play(game, rules.view(s, m), legal, "tricky", seed + len(plays), 5.0)
+        plays.append((m, tok, "person" if m in people else "cpu"))
+        s, _ = rules.apply(s, m, tok)
+    seats = [RecordSeat(i, "person", "person", "Ada" if i == 0 else f"P{i + 1}")
+             if i in people else RecordSeat(i, "cpu", "tricky", f"Tricky CPU {i}")
+             for i in range(rules.seat_count(s))]
+    return format_record(make_record(game, cfg, seed, seats, plays, date="2026-12-02",
+                                     version="0.1.0"))
+
+
+def _replay(game: str, cfg: dict[str, Any], at: float, review: bool,
+            seat: int | None = None) -> Callable[[App], None]:
+    def shot(app: App) -> None:
+        import time
+
+        from game.client.replay import ReplaySession, ReviewRunner
+
+        app.virtual_time = 0.0
+        app.hint_processes = False
+        text = cpu_record(game, cfg, 7, {0})
+        s = ReplaySession(text, clock=app.table_clock, samples=2)
+        if review:  # a quick review (tiny budget) so the panel is full in the picture
+            job = s.start_review(ReviewRunner(processes=False), budget_ms=20)
+            deadline = time.monotonic() + 60
+            while not job.done and time.monotonic() < deadline:
+                job.poll()
+                time.sleep(0.02)
+        if seat is not None:
+            s.seat = seat
+        app.open_table(s)
+        from game.client import router
+
+        app.push(router.replay_scene(app, s, app.top))
+        s.jump(int(s.plays * at))
+        if not review:
+            s.play_on(True)
+        for _ in range(12):
+            app.frame(0.1)
+    return shot
+
+
+SHOTS.update({
+    "replay_track": _replay("track", {"rules": "tees", "seats": 4}, 0.4, False),
+    "replay_track_review": _replay("track", {"rules": "classic", "seats": 4}, 0.5, True),
+    "replay_trash": _replay("layout", {"seats": 2}, 0.3, False),
+    "replay_trash_review": _replay("layout", {"seats": 3}, 0.6, True, seat=1),
+})

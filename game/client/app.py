@@ -578,6 +578,20 @@ class App:
                                    fresh_client=fresh if token else None), "join")
         return None
 
+    def open_replay(self, source: str | Path) -> str | None:
+        """The replay viewer of a record (a file or its text): its table scene and the viewer's
+        overlay; an error text (nothing opened) or None."""
+        from game.client.replay import ReplaySession
+        from game.rules.record import RecordError
+
+        try:
+            session = ReplaySession(source, clock=self.table_clock)
+        except (RecordError, ValueError) as e:
+            return f"Cannot watch this record: {e}"
+        table = self.open_table(session)
+        self.push(router.replay_scene(self, session, table))
+        return None
+
     def quit(self) -> None:
         self.running = False
 
@@ -812,7 +826,8 @@ def start_hosting(app: App, request: HostRequest) -> str | None:
 
 def run(size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
         frames: int = 0, data: str | Path | None = None, join: str | None = None,
-        host: HostRequest | None = None, name: str | None = None) -> int:
+        host: HostRequest | None = None, name: str | None = None,
+        replay: str | Path | None = None) -> int:
     """Open the window on the title screen and play until the person quits.
 
     ``size`` is the windowed size, ``fullscreen`` overrides the saved setting (None: use it),
@@ -831,6 +846,10 @@ def run(size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
         start_hosting(app, host)
     elif join:
         app.show("join", join=join)
+    elif replay is not None:  # ``main.py --replay FILE``: the viewer over the title screen
+        problem = app.open_replay(replay)
+        if problem:
+            app.message = problem
     if os.environ.get("TEE_TABLE_STARTUP"):  # measured by bench/render.py
         app.frame()
         started = float(os.environ["TEE_TABLE_STARTUP"])

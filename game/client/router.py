@@ -51,6 +51,13 @@ def table_scene(stage: Stage, session: Any) -> Scene:
     return scene
 
 
+def replay_scene(stage: Stage, session: Any, table: Any) -> Scene:
+    """The replay viewer's overlay (controls, review) over ``table``, the session's table
+    scene (``session``: a :class:`game.client.replay.ReplaySession`)."""
+    scene: Scene = _class("replay_scene:ReplayOverlay")(stage, session, table)
+    return scene
+
+
 def lobby_scene(stage: Stage, session: Any, kind: str) -> Scene:
     """The lobby of a new or joined table (``kind``: local, host, join, solo)."""
     scene: Scene = _class("lobby:LobbyScene")(stage, session, kind)

@@ -123,6 +123,11 @@ class Stage(Protocol):
 
     def join_table(self, target: Any) -> str | None: ...
 
+    def open_replay(self, source: str | Path) -> str | None:
+        """Watch a game record (a ``.ttr`` file, or the record's text) in the replay viewer;
+        an error text (the record's own line-numbered reason) or None."""
+        ...
+
     def hints(self) -> Any:
         """The one hint worker (:class:`game.client.hints.HintRunner`)."""
         ...

@@ -4,6 +4,7 @@
     python main.py --size 800x600 --fullscreen
     python main.py --join teetable://192.168.1.5:47800/KQXF   join from the command line
     python main.py --host --headless --game track --rules classic --seats 4
+    python main.py --replay game.ttr        watch a game record in the replay viewer
 
 Bad arguments get a one-line error and exit status 2, before any window opens.
 
@@ -42,6 +43,13 @@ def main(argv: list[str] | None = None) -> int:
         problem = check_join(args.join)
         if problem:
             parser.error(f"--join: {problem}")
+    if args.replay:
+        from game.launch.options import check_replay
+
+        problem = check_replay(args.replay)
+        if problem:
+            print(f"{parser.prog}: error: --replay {args.replay}: {problem}", file=sys.stderr)
+            return 2
     if args.host and args.headless:
         from game.launch.headless import run_headless
 
@@ -55,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
 
         host = host_request(args)
     return run(size=size, fullscreen=True if args.fullscreen else None, frames=args.frames,
-               data=args.data, join=args.join, host=host, name=args.name)
+               data=args.data, join=args.join, host=host, name=args.name, replay=args.replay)
 
 
 if __name__ == "__main__":  # pragma: no cover - ``python -m game.launch`` uses __main__.py

@@ -131,6 +131,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--data", default=None,
                    help="folder for settings, records and saves (default: your user data folder)")
     p.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--replay", metavar="FILE", default=None,
+                   help="watch a game record (.ttr) in the replay viewer")
     add_lan_arguments(p)
     return p
 
@@ -153,6 +155,23 @@ def game_config(args: argparse.Namespace) -> dict[str, Any]:
             value = raw
         cfg[key.strip()] = value
     return cfg
+
+
+def check_replay(path: str) -> str | None:
+    """The problem with a ``--replay`` record (its own line-numbered reason), or None; the
+    record is read and checked by replaying it before any window opens."""
+    from game.rules.record import RecordError, read_record
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        return f"cannot read {path}: {e}"
+    try:
+        read_record(text)
+    except RecordError as e:
+        return " ".join(str(e).split())
+    return None
 
 
 def check_join(text: str) -> str | None:
