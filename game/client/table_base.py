@@ -115,6 +115,10 @@ class TableScene(Scene):
         self._message: str | None = None
         self._message_at = 0.0
         self._message_state = -1
+        self._clock_key: object = None
+        self._turn_left: float | None = None  # the running person's turn clock, counted here
+        self._notice_n: object = None
+        self._notice_until = 0.0
         self.hint: str | None = None
         self.hint_reason: str | None = None
         self._hint_job: tuple[int, Any] | None = None
@@ -196,7 +200,46 @@ class TableScene(Scene):
         return (super().redraw_key(), p["state_no"], p["phase"], p.get("speed"),
                 str(p.get("pause")), str(p.get("seats")), p.get("cover"), self._message, self.hint,
                 self._hint_job is None, self.session.status, self._covered,
-                self.timeline.played)
+                self.timeline.played, self.clock_note(), self.notice_text())
+
+    # ------------------------------------------------------------------ clocks and notices
+    #: How long the table's notice ("Bea took too long: a CPU played for her") stays up.
+    NOTICE_SECONDS = 8.0
+    #: The countdown shows from this many seconds left (a generous clock need not nag).
+    CLOCK_SHOWN = 30.0
+
+    def follow_clocks(self, dt: float) -> None:
+        """Keep the turn clock's countdown and the table's notice (from the public summary:
+        ``turn_left`` as of the summary, ``notice`` with its number) moving on this screen."""
+        p = self.public
+        key = (p["state_no"], p.get("turn_left"), str(p.get("pause")))
+        if key != self._clock_key:
+            self._clock_key = key
+            self._turn_left = p.get("turn_left")
+        elif self._turn_left is not None and not self.paused():
+            self._turn_left = max(0.0, self._turn_left - dt)
+        notice = p.get("notice")
+        n = notice.get("n") if isinstance(notice, dict) else None
+        if n is not None and n != self._notice_n:
+            self._notice_n = n
+            self._notice_until = self.t + self.NOTICE_SECONDS
+
+    def clock_note(self) -> str | None:
+        """"You: 12 s left" while a person's turn clock runs low (None otherwise)."""
+        left = self._turn_left
+        turn = self.public.get("to_move")
+        if left is None or turn is None or left > self.CLOCK_SHOWN or self.paused():
+            return None
+        seats = self.public["seats"]
+        who = "You" if turn in self.session.tokens else str(seats[turn]["name"])
+        return f"{who}: {int(left + 0.999)} s left on the turn clock"
+
+    def notice_text(self) -> str | None:
+        """The table's latest notice while it is fresh."""
+        notice = self.public.get("notice")
+        if not isinstance(notice, dict) or self.t >= self._notice_until:
+            return None
+        return str(notice.get("text") or "") or None
 
     # ------------------------------------------------------------------ messages
     @property
@@ -728,6 +771,7 @@ class TableScene(Scene):
         self.poll_hint()
         self.expire_message()
         self.follow_speed()
+        self.follow_clocks(dt)
         self.clock.paused = self.paused()
         step = self.clock.tick(dt)
         if self.hurrying and not self.paused():
@@ -870,8 +914,10 @@ class TableScene(Scene):
         self.cancel_hint()
 
     def status_line(self) -> str | None:
-        """The status line: the message, else what the connection is doing (LAN), else None."""
-        return self.message or self.connection_note()
+        """The status line: the message, else what the connection is doing (LAN), else the
+        table's fresh notice, else the turn clock running low, else None."""
+        return self.message or self.connection_note() or self.notice_text() or \
+            self.clock_note()
 
     #: Keys that tap Ready on the pause overlay (Esc too: back to the game).
     READY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r, pygame.K_p,
