@@ -29,6 +29,7 @@ __all__ = ["documents_dir", "keep_finished", "save_record", "session_table"]
 def session_table(session: Any) -> Table | None:
     """The Table behind ``session`` when this program holds it (local or hosted), else None
     (a guest, a replay)."""
+    t: Table | None
     if isinstance(session, LocalSession):
         t = session.table
     elif isinstance(session, NetSession):

@@ -344,6 +344,7 @@ class TableScene(Scene):
         hosted; a guest keeps none, see :mod:`game.client.keep`)."""
         try:
             self.kept = keep_finished(self.session, self.stage.store.folder)
+            self.layout_results(*self.stage.size)
         except Exception as e:  # records problems are shown, never fatal
             self.message = f"Could not keep this game's record: {e}"
 
@@ -442,7 +443,8 @@ class TableScene(Scene):
         bh = self.px(150) + (n + 1) * row + self.px(90)
         bw = min(int(w * 0.94), self.px(900))
         self.results_box = pygame.Rect((w - bw) // 2, max(4, (h - bh) // 2), bw, min(bh, h - 8))
-        row_of = [self.done_button, self.watch_button, self.save_button] + (
+        row_of = [self.done_button] + (
+            [self.watch_button, self.save_button] if self.kept is not None else []) + (
             [self.rematch_button] if self.can_rematch() else [])
         gap = self.px(14)
         b = min(self.px(220), (bw - self.px(40) - gap * (len(row_of) - 1)) // len(row_of))
