@@ -5,6 +5,7 @@ the kept game and opens it (Enter, click), Reopen watches a saved table."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pygame
@@ -76,12 +77,12 @@ def test_a_finished_game_is_kept_and_watched_again(app: App) -> None:
         rules_of("layout").format_position(s.table.state)
     assert rec.game == "layout" and rec.seed == s.table.seed
     assert len(rec.plays) == len(s.table.log) > 0
-    assert [(x.kind, x.name) for x in rec.seats][0] == ("person", "Ada")
+    assert (rec.seats[0].kind, rec.seats[0].name) == ("person", "Ada")
     assert rec.result != "*"  # a finished game
     assert table.watch_button.visible and table.save_button.visible
     # the four buttons in one row, none overlapping, all inside the panel
     row = [table.done_button, table.watch_button, table.save_button, table.rematch_button]
-    for a, b in zip(row, row[1:], strict=False):
+    for a, b in itertools.pairwise(row):
         assert a.rect.right < b.rect.left and a.rect.y == b.rect.y
     assert all(table.results_box.contains(b.rect) for b in row)
 
@@ -169,11 +170,13 @@ def test_records_without_recent_games(app: App) -> None:
 
 def test_reopen_watches_a_saved_table(app: App) -> None:
     save = local_save_path(app.store.folder)
-    table = app.open_table(cpu_session(app, save))
+    session = cpu_session(app, save)
+    table = app.open_table(session)
+    assert isinstance(table, TableScene)
     frames(app, 40, 0.1)  # some plays, not the whole game
-    n = len(table.session.table.log)  # type: ignore[attr-defined]
-    assert 0 < n and table.public["phase"] == "playing"
-    table.session.close()
+    n = len(session.table.log)
+    assert n > 0 and table.public["phase"] == "playing"
+    session.close()
     app.back_to("title")
     app.show("reopen")
     ro = app.top
