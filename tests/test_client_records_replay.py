@@ -195,13 +195,30 @@ def test_reopen_watches_a_saved_table(app: App) -> None:
     assert kept(app) == []  # watching a save keeps nothing among the recent games
 
 
-def test_a_guest_keeps_no_record() -> None:
-    """Only a table this program holds is kept: a joined session (no Table) gives None."""
+def test_only_a_table_held_here_is_kept(tmp_path: Path) -> None:
+    """A hosted session holds the authoritative Table: its game is kept; a joined one (no
+    Table) and a replay are not. (No network: the sessions' Table is all that counts.)"""
     from game.client.net_session import NetSession
+    from game.table import Table
 
-    guest = NetSession.__new__(NetSession)
-    guest._table = None
-    assert keep.session_table(guest) is None
+    table = Table.create("layout", {"seats": 2}, 11, clock=lambda: 0.0)
+    try:
+        hosted = NetSession.__new__(NetSession)
+        hosted._table = table
+        assert keep.session_table(hosted) is table
+        path = keep.keep_finished(hosted, tmp_path)
+        assert path is not None and path.parent == recent_dir(tmp_path)
+        assert parse_record(path.read_text(encoding="utf-8")).seed == 11
+        assert keep.keep_finished(hosted, tmp_path) == path  # the same game: kept once
+        guest = NetSession.__new__(NetSession)
+        guest._table = None
+        assert keep.keep_finished(guest, tmp_path) is None
+        replay = ReplaySession(path.read_text(encoding="utf-8"))
+        assert keep.keep_finished(replay, tmp_path) is None
+        replay.close()
+        assert len(list(recent_dir(tmp_path).iterdir())) == 1
+    finally:
+        table.close()
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (800, 600)])

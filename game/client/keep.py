@@ -20,7 +20,7 @@ from game.client.net_session import NetSession
 from game.client.session import LocalSession
 from game.rules.record import RecordError
 from game.table import Table, TableError
-from game.table.recent import add_recent, export_record
+from game.table.recent import add_recent, export_record, list_recent
 from game.table.record import record_text
 
 __all__ = ["documents_dir", "keep_finished", "save_record", "session_table"]
@@ -41,11 +41,20 @@ def session_table(session: Any) -> Table | None:
 
 def keep_finished(session: Any, data_folder: str | os.PathLike[str]) -> Path | None:
     """Write the record of ``session``'s game among the recent games; its path, or None when
-    this program holds no table for it. Raises ``OSError``/:class:`RecordError` on failure."""
+    this program holds no table for it. The same record as the newest kept one (a finished
+    table opened again) is not kept twice: that one's path. Raises ``OSError`` /
+    :class:`RecordError` on failure."""
     table = session_table(session)
     if table is None:
         return None
-    return add_recent(data_folder, record_text(table))
+    text = record_text(table)
+    for info in list_recent(data_folder)[:1]:  # a finished table reopened: kept already
+        try:
+            if info.path.read_text(encoding="utf-8") == text:
+                return info.path
+        except (OSError, UnicodeDecodeError):
+            pass
+    return add_recent(data_folder, text)
 
 
 def documents_dir() -> Path:
