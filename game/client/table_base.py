@@ -23,7 +23,8 @@ queue along (:data:`HURRY_RATE`), never the table's shared pace. Every play mess
 in words in the move log (:mod:`game.client.movelog`); L replays the last turn here.
 
 The overlays hold the focus while shown: the pause overlay (Enter / Space / R / P / Esc tap
-Ready), the end of the game (standings, turns, points; Enter = Rematch, Esc = Back) and the
+Ready), the end of the game (standings, turns, points; Enter = Rematch, W = Watch again, Save
+record..., Esc = Back; the game is kept among Recent games, :mod:`game.client.keep`) and the
 questions (``stage.show("confirm")``: Leave table asks first while a game is in progress).
 (The module is over 600 lines: both table scenes share these overlays, their keys and the
 focus rules with the scene's own input, and the per-frame loop with the shown state, so they
@@ -437,7 +438,8 @@ class TableScene(Scene):
         self.layout_results(*size)
 
     def layout_results(self, w: int, h: int) -> None:
-        """The end screen: a panel with the standings, Rematch and Back along its bottom."""
+        """The end screen: a panel with the standings; Back, Watch again, Save record... (when
+        the game was kept) and Rematch along its bottom."""
         n = len(self.public.get("seats") or [])
         row = self.px(34)
         bh = self.px(150) + (n + 1) * row + self.px(90)
