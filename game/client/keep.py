@@ -28,12 +28,16 @@ __all__ = ["documents_dir", "keep_finished", "save_record", "session_table"]
 
 def session_table(session: Any) -> Table | None:
     """The Table behind ``session`` when this program holds it (local or hosted), else None
-    (a guest, a replay)."""
+    (a guest, a replay). Not a :class:`~game.client.session.Session` member: it reads the
+    two concrete sessions (a local one's table; a hosting one's authoritative table, which is
+    quiet once the game is over)."""
     t: Table | None
     if isinstance(session, LocalSession):
-        t = session.table
+        local: LocalSession = session
+        t = local.table
     elif isinstance(session, NetSession):
-        t = session._table  # hosting only: the authoritative table, quiet once it is over
+        hosting: NetSession = session
+        t = hosting._table
     else:
         return None
     return t if isinstance(t, Table) else None
