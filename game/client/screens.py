@@ -465,9 +465,48 @@ class ReopenScene(Scene):
         self.table = ListBox(rows, on_select=self.reopen, widths=(0.24, 0.28, 0.32, 0.16),
                              header=("Saved", "Game", "People", "Progress"))
         self.back_button = Button("Back", self.back)
+        #: Watch (W): the replay viewer over the chosen table's game (its record, exported
+        #: from the save); Save record... (S): that record into the documents folder.
+        self.watch_button = Button("Watch", self.watch)
+        self.save_button = Button("Save record...", self.save)
+        self.note: str | None = None
         self.form.add(self.table)
+        for b in (self.watch_button, self.save_button):
+            b.visible = bool(rows)
+            self.form.add(b)
         self.form.add(self.back_button)
         self.form.focus(self.table if rows else self.back_button)
+
+    def handle(self, ev: pygame.event.Event) -> None:
+        if ev.type == pygame.KEYDOWN and self.saves and ev.key in (pygame.K_w, pygame.K_s):
+            (self.watch if ev.key == pygame.K_w else self.save)()
+            return
+        super().handle(ev)
+
+    def watch(self) -> None:
+        """The chosen saved table's game in the replay viewer (nothing of the save changes)."""
+        from game.table import TableError
+        from game.table.record import record_text
+
+        i = self.table.selected
+        if not 0 <= i < len(self.saves):
+            return
+        self.note = None
+        try:
+            text = record_text(self.saves[i].path)
+        except (OSError, TableError, ValueError) as e:
+            self.error = f"Cannot watch this table: {e}"
+            return
+        self.error = self.stage.open_replay(text)
+
+    def save(self) -> None:
+        from game.client.keep import save_record
+
+        i = self.table.selected
+        if 0 <= i < len(self.saves):
+            said = save_record(self.saves[i].path, from_save=True)
+            ok = said.startswith("Record saved")
+            self.note, self.error = (said, None) if ok else (None, said)
 
     def reopen(self, i: int) -> None:
         if not 0 <= i < len(self.saves):
@@ -480,8 +519,13 @@ class ReopenScene(Scene):
         top = self.px(100)
         self.table.row_h = max(20, self.px(38))
         self.table.rect = pygame.Rect((w - tw) // 2, top, tw, h - top - self.px(190))
-        bw = self.px(260)
-        self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(90), bw, self.px(62))
+        bw = min(self.px(260), (tw - self.px(40)) // 3)
+        gap = self.px(20)
+        x = (w - 3 * bw - 2 * gap) // 2
+        for k, b in enumerate((self.watch_button, self.save_button, self.back_button)):
+            b.rect = pygame.Rect(x + k * (bw + gap), h - self.px(90), bw, self.px(62))
+        if not self.saves:
+            self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(90), bw, self.px(62))
 
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
@@ -492,10 +536,13 @@ class ReopenScene(Scene):
                              self.px(26), theme.TEXT_DIM, self.table.rect.w - 20)
             surf.blit(msg, msg.get_rect(center=self.table.rect.center))
         tip = a.fit_text("Click a table (or Up / Down, then Enter) to reopen it: a table played "
-                         "here resumes here; at a hosted one everyone rejoins their seat.",
+                         "here resumes here; at a hosted one everyone rejoins their seat. "
+                         "W watches its game, S saves its record.",
                          self.px(22), theme.TEXT_DIM,
                          int(w * 0.94))
         surf.blit(tip, tip.get_rect(center=(w // 2, self.table.rect.bottom + self.px(24))))
+        if self.note:
+            draw_message(self, surf, self.note, self.table.rect.bottom + self.px(60), theme.GOOD)
         if self.error:
             draw_message(self, surf, self.error, self.table.rect.bottom + self.px(60),
                          theme.BAD)
@@ -715,6 +762,29 @@ class SettingsScene(Scene):
 SOLO_RULES = ("classic", "team")
 
 
+def recent_rows(folder: str | Path) -> tuple[list[Any], list[list[str]]]:
+    """Records' "Recent games": the kept records (newest first) and their rows (date, game,
+    seats, result: the winners' names, or "not over")."""
+    from game.rules.record import RecordError, parse_record
+    from game.table.recent import list_recent
+
+    infos = list_recent(folder)
+    rows: list[list[str]] = []
+    for info in infos:
+        result = "not over"
+        if info.result != "*":
+            try:
+                rec = parse_record(info.path.read_text(encoding="utf-8"))
+                names = {st.index: st.name for st in rec.seats}
+                won = [names.get(int(x), f"seat {x}") for x in info.result.split(",") if x]
+                result = " and ".join(won) + " won"
+            except (OSError, UnicodeDecodeError, RecordError, ValueError):
+                result = "over"
+        who = ", ".join(info.people) if info.people else "CPUs only"
+        rows.append([info.date, info.title(), who, result])
+    return infos, rows
+
+
 class RecordsScene(Scene):
     name = "records"
     title = "Records"
@@ -740,6 +810,19 @@ class RecordsScene(Scene):
         self.table_w = 0
         self.best_rect = pygame.Rect(0, 0, 0, 0)
         self.form.add(self.table)
+        #: Recent games (the last 50 kept records): Enter / click watches one; Save record...
+        self.note: str | None = None
+        self.recent_infos: list[Any] = []
+        recent: list[list[str]] = []
+        try:
+            self.recent_infos, recent = recent_rows(stage.store.folder)
+        except Exception as e:  # an unreadable folder: shown, never a crash
+            self.error = str(e)
+        self.recent = ListBox(recent, on_select=self.watch, widths=(0.16, 0.30, 0.26, 0.28),
+                              header=("Date", "Game", "People", "Result"))
+        self.watch_button = Button("Watch", lambda: self.watch(self.recent.selected))
+        self.save_button = Button("Save record...", self.save)
+        self.form.add(self.recent)
         #: "Play seed N again" for each solo best: Solo setup with that seed filled in.
         self.again: dict[str, Button] = {}
         for r in SOLO_RULES:
@@ -748,32 +831,58 @@ class RecordsScene(Scene):
                 b = Button(f"Play seed {best[1]} again", partial(self.play_again, r, best[1]))
                 self.again[r] = b
                 self.form.add(b)
+        for b in (self.watch_button, self.save_button):
+            b.visible = bool(recent)
+            self.form.add(b)
         self.form.add(self.back_button)
-        self.form.focus(self.back_button)
+        self.form.focus(self.recent if recent else self.back_button)
+
+    def watch(self, i: int) -> None:
+        """Recent game ``i`` in the replay viewer."""
+        if 0 <= i < len(self.recent_infos):
+            self.note = None
+            self.error = self.stage.open_replay(self.recent_infos[i].path)
+
+    def save(self) -> None:
+        """Save record...: the chosen recent game's record into the documents folder."""
+        from game.client.keep import save_record
+
+        i = self.recent.selected
+        if 0 <= i < len(self.recent_infos):
+            said = save_record(self.recent_infos[i].path)
+            ok = said.startswith("Record saved")
+            self.note, self.error = (said, None) if ok else (None, said)
 
     def play_again(self, rules: str, seed: int) -> None:
         """Solo setup with the rule set and the seed of a best game: the same deal again."""
         self.stage.show("new_table", kind="solo", seed=seed, rules=rules)
 
     def layout(self, w: int, h: int) -> None:
-        tw = self.table_w = min(self.px(900), int(w * 0.9))
-        top = self.px(100)
-        self.table.row_h = self.px(34)
-        self.table.rect = pygame.Rect((w - tw) // 2, top, int(tw * 0.6),
-                                      h - top - self.px(130))
-        bw = self.px(260)
-        self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(100), bw, self.px(62))
+        tw = self.table_w = min(self.px(1100), int(w * 0.94))
+        top = self.px(96)
+        self.table.row_h = self.px(30)
+        self.table.rect = pygame.Rect((w - tw) // 2, top, int(tw * 0.6), self.px(236))
+        self.recent.row_h = self.px(30)
+        rt = self.table.rect.bottom + self.px(44)
+        self.recent.rect = pygame.Rect((w - tw) // 2, rt, tw, h - rt - self.px(96))
+        bw = self.px(240)
+        gap = self.px(20)
+        x = (w - 3 * bw - 2 * gap) // 2
+        for k, btn in enumerate((self.watch_button, self.save_button, self.back_button)):
+            btn.rect = pygame.Rect(x + k * (bw + gap), h - self.px(82), bw, self.px(58))
+        if not self.recent.rows:
+            self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(82), bw, self.px(58))
         t = self.table.rect
         x = t.right + self.px(24)
         self.best_rect = pygame.Rect(x, t.y, self.table_w - (x - t.x), t.h)
-        y = self.best_rect.y + self.px(14 + 44)
+        y = self.best_rect.y + self.px(10 + 40)
         for r in SOLO_RULES:
-            y += self.px(34)
+            y += self.px(32)
             b = self.again.get(r)
             if b is not None:
                 b.rect = pygame.Rect(self.best_rect.x + self.px(16), y,
-                                     self.best_rect.w - self.px(32), self.px(40))
-                y += self.px(52)
+                                     self.best_rect.w - self.px(32), self.px(38))
+                y += self.px(44)
 
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
@@ -782,10 +891,10 @@ class RecordsScene(Scene):
         right = self.best_rect
         draw_panel(self, surf, right)
         self.form.draw(surf, a)
-        y = right.y + self.px(14)
+        y = right.y + self.px(10)
         head = a.text("Solo best", self.px(30), theme.ACCENT)
         surf.blit(head, (right.x + self.px(16), y))
-        y += self.px(44)
+        y += self.px(40)
         for r in SOLO_RULES:
             best = self.bests.get(r)
             label = a.text(r.capitalize(), self.px(26), theme.TEXT)
@@ -793,14 +902,27 @@ class RecordsScene(Scene):
             val = f"{best[0]} turns" if best else "-"
             v = a.text(val, self.px(26), theme.TEXT)
             surf.blit(v, v.get_rect(topright=(right.right - self.px(16), y)))
-            y += self.px(34)
+            y += self.px(32)
             if r in self.again:
-                y += self.px(52)
+                y += self.px(44)
         if not self.table.rows:
             msg = a.text("No games recorded yet: play one!", self.px(24), theme.TEXT_DIM)
             surf.blit(msg, msg.get_rect(center=self.table.rect.center))
+        rr = self.recent.rect
+        head = a.text("Recent games", self.px(28), theme.ACCENT)
+        surf.blit(head, (rr.x, rr.y - self.px(36)))
+        tip = a.fit_text("Click one (or Enter) to watch it again", self.px(20), theme.TEXT_DIM,
+                         rr.w - head.get_width() - self.px(30))
+        surf.blit(tip, tip.get_rect(bottomright=(rr.right, rr.y - self.px(8))))
+        if not self.recent.rows:
+            msg = a.fit_text("Every game you finish here is kept: the last 50 are listed.",
+                             self.px(24), theme.TEXT_DIM, rr.w - 20)
+            surf.blit(msg, msg.get_rect(center=rr.center))
+        if self.note:
+            draw_message(self, surf, self.note, self.back_button.rect.y - self.px(34),
+                         theme.GOOD)
         if self.error:
-            draw_message(self, surf, self.error, self.back_button.rect.y - self.px(30),
+            draw_message(self, surf, self.error, self.back_button.rect.y - self.px(34),
                          theme.BAD)
 
 

@@ -23,7 +23,8 @@ queue along (:data:`HURRY_RATE`), never the table's shared pace. Every play mess
 in words in the move log (:mod:`game.client.movelog`); L replays the last turn here.
 
 The overlays hold the focus while shown: the pause overlay (Enter / Space / R / P / Esc tap
-Ready), the end of the game (standings, turns, points; Enter = Rematch, Esc = Back) and the
+Ready), the end of the game (standings, turns, points; Enter = Rematch, W = Watch again, Save
+record..., Esc = Back; the game is kept among Recent games, :mod:`game.client.keep`) and the
 questions (``stage.show("confirm")``: Leave table asks first while a game is in progress).
 (The module is over 600 lines: both table scenes share these overlays, their keys and the
 focus rules with the scene's own input, and the per-frame loop with the shown state, so they
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -41,6 +43,7 @@ import pygame
 from game.client import theme
 from game.client.anim import Anim, TableClock, Timeline, Wait
 from game.client.board import draw_peg
+from game.client.keep import keep_finished, save_record
 from game.client.movelog import LogEntry, MoveLog
 from game.client.scene import Scene
 from game.client.widgets import Button, Choice, Widget
@@ -132,10 +135,15 @@ class TableScene(Scene):
         self.leave_button = Button("Leave table", self.leave_table)
         self.rematch_button = Button("Rematch", self.rematch)
         self.done_button = Button("Back", self.leave_table)
+        #: The end panel's record of this game (Recent games): Watch again (W), Save record...
+        self.kept: Path | None = None
+        self.watch_button = Button("Watch again", self.watch_again)
+        self.save_button = Button("Save record...", self.save_record)
         #: Where the end-of-game screen's panel is (laid out with the scene).
         self.results_box = pygame.Rect(0, 0, 0, 0)
         for w in (*self.leading_widgets(), self.pause_button, self.admin_button,
-                  self.ready_button, self.leave_button, self.rematch_button, self.done_button):
+                  self.ready_button, self.leave_button, self.rematch_button, self.done_button,
+                  self.watch_button, self.save_button):
             self.form.add(w)
         self.form.focus(None)
         # Enter / Space belong to the table unless the keyboard itself moved to a button
@@ -357,6 +365,7 @@ class TableScene(Scene):
 
     def record(self) -> None:
         self.recorded = True
+        self.keep_record()
         res = self.session.result()
         if not res:
             return
@@ -373,6 +382,25 @@ class TableScene(Scene):
                 self.stage.store.record_game({**res, "people": people})
         except Exception as e:  # records problems are shown, never fatal
             self.message = f"Could not save the records: {e}"
+
+    def keep_record(self) -> None:
+        """The finished game's record among Recent games (a table this program holds: local or
+        hosted; a guest keeps none, see :mod:`game.client.keep`)."""
+        try:
+            self.kept = keep_finished(self.session, self.stage.store.folder)
+            self.layout_results(*self.stage.size)
+        except Exception as e:  # records problems are shown, never fatal
+            self.message = f"Could not keep this game's record: {e}"
+
+    def watch_again(self) -> None:
+        """Watch again (W): the replay viewer over this game's record."""
+        if self.kept is not None:
+            self.message = self.stage.open_replay(self.kept)
+
+    def save_record(self) -> None:
+        """Save record...: a copy in the documents folder; the message says where."""
+        if self.kept is not None:
+            self.message = save_record(self.kept)
 
     # ------------------------------------------------------------------ intents
     def pause(self) -> None:
@@ -453,20 +481,22 @@ class TableScene(Scene):
         self.layout_results(*size)
 
     def layout_results(self, w: int, h: int) -> None:
-        """The end screen: a panel with the standings, Rematch and Back along its bottom."""
+        """The end screen: a panel with the standings; Back, Watch again, Save record... (when
+        the game was kept) and Rematch along its bottom."""
         n = len(self.public.get("seats") or [])
         row = self.px(34)
         bh = self.px(150) + (n + 1) * row + self.px(90)
         bw = min(int(w * 0.94), self.px(900))
         self.results_box = pygame.Rect((w - bw) // 2, max(4, (h - bh) // 2), bw, min(bh, h - 8))
-        b = min(self.px(260), (bw - self.px(60)) // 2)
+        row_of = [self.done_button] + (
+            [self.watch_button, self.save_button] if self.kept is not None else []) + (
+            [self.rematch_button] if self.can_rematch() else [])
+        gap = self.px(14)
+        b = min(self.px(220), (bw - self.px(40) - gap * (len(row_of) - 1)) // len(row_of))
         y = self.results_box.bottom - self.px(78)
-        cx = self.results_box.centerx
-        if self.can_rematch():
-            self.done_button.rect = pygame.Rect(cx - b - self.px(10), y, b, self.px(58))
-            self.rematch_button.rect = pygame.Rect(cx + self.px(10), y, b, self.px(58))
-        else:
-            self.done_button.rect = pygame.Rect(cx - b // 2, y, b, self.px(58))
+        x = self.results_box.centerx - (b * len(row_of) + gap * (len(row_of) - 1)) // 2
+        for k, btn in enumerate(row_of):
+            btn.rect = pygame.Rect(x + k * (b + gap), y, b, self.px(58))
 
     def handle_results_key(self, ev: pygame.event.Event, fresh: bool) -> bool:
         """Keys on the end screen: Enter / Space press the focused button (Rematch first),
@@ -478,6 +508,10 @@ class TableScene(Scene):
             return True
         if ev.key == pygame.K_ESCAPE:
             self.leave_table()
+            return True
+        if ev.key == pygame.K_w:
+            if fresh and self.watch_button.visible:
+                self.watch_again()
             return True
         if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             if not fresh:
@@ -754,10 +788,15 @@ class TableScene(Scene):
             surf.blit(pt, pt.get_rect(topright=(cols[2], y)))
             y += row
         if self.message:
-            m = a.fit_text(self.message, self.px(22), theme.BAD, box.w - 24)
+            good = self.message.startswith("Record saved")
+            m = a.fit_text(self.message, self.px(22), theme.GOOD if good else theme.BAD,
+                           box.w - 24)
             surf.blit(m, m.get_rect(midbottom=(box.centerx, self.done_button.rect.y - 6)))
         self.rematch_button.draw(surf, a)
         self.done_button.draw(surf, a)
+        if self.watch_button.visible:
+            self.watch_button.draw(surf, a)
+            self.save_button.draw(surf, a)
 
     # ------------------------------------------------------------------ per frame
     def update(self, dt: float) -> None:
@@ -792,6 +831,7 @@ class TableScene(Scene):
             self.form.focus(self.rematch_button if self.can_rematch() else self.done_button)
         self.done_button.visible = ended
         self.rematch_button.visible = ended and self.can_rematch()
+        self.watch_button.visible = self.save_button.visible = ended and self.kept is not None
         # an overlay (pause, end of game) holds the focus: nothing under it takes Tab or keys
         overlay = show or over
         self.pause_button.visible = not overlay
