@@ -58,6 +58,10 @@ class LobbyScene(Scene):
         self.ready_button = Button("Ready", self.ready, hotkey=pygame.K_r)
         self.ready_button.visible = False
         self.back_button = Button("Back", self.back)
+        # phones (issue 18): the host's window may show only the board once they all play
+        self.screen_button = Button("", self.toggle_table_screen)
+        self.screen_button.visible = False
+        self.qr_rect = pygame.Rect(0, 0, 0, 0)
         # hot seat: the name of the person at the picked local seat (shown with 2+ of them)
         self.name_input = TextInput("Name", "", 24, self._typed, lambda _t: self.commit_name(),
                                     placeholder="who sits here? then Enter")
@@ -67,6 +71,7 @@ class LobbyScene(Scene):
         self.form.add(self.ready_button)
         self.form.add(self.back_button)
         self.form.add(self.name_input)
+        self.form.add(self.screen_button)
         self.form.focus(None)
         self.waiting_start = False
         self._held: set[int] = set()
@@ -87,9 +92,11 @@ class LobbyScene(Scene):
         n = len(self.session.seats)
         cols = max(1, n if n <= 4 else (n + 1) // 2)
         rows = 1 if n <= 4 else 2
-        cw = min(self.px(250), int(w * 0.92) // cols)
+        self.layout_phones(w, h)
+        sw = w - (w - self.qr_rect.x if self.qr_rect.w else 0)  # the seats' width
+        cw = min(self.px(250), int(sw * 0.92) // cols)
         ch = min(self.px(210), int(h * 0.62) // rows)
-        x0 = (w - cw * cols) // 2
+        x0 = (sw - cw * cols) // 2
         y0 = self.px(120)
         self.seat_rects = []
         self.level_rects = []
@@ -109,6 +116,54 @@ class LobbyScene(Scene):
         self.ready_button.rect = self.start_button.rect.copy()
         nw = min(self.px(560), int(w * 0.9))
         self.name_input.rect = pygame.Rect((w - nw) // 2, by - self.px(118), nw, self.px(46))
+
+    # phones --------------------------------------------------------------------
+    def web_url(self) -> str | None:
+        """The phones' link when this program hosts a table that serves them, else None."""
+        ht = self.session.host_thread if self.session.remote else None
+        url = getattr(ht, "web_url", None) if ht is not None else None
+        return str(url) if url else None
+
+    def layout_phones(self, w: int, h: int) -> None:
+        """The QR code's column at the right (none when the table serves no phones)."""
+        if self.web_url() is None:
+            self.qr_rect = pygame.Rect(0, 0, 0, 0)
+            self.screen_button.visible = False
+            return
+        side = max(min(self.px(270), h - self.px(330)), min(200, w // 3))
+        self.qr_rect = pygame.Rect(w - side - self.px(16), self.px(112), side, side)
+        self.screen_button.visible = self.session.is_host
+        self.screen_button.rect = pygame.Rect(self.qr_rect.x, self.qr_rect.bottom + self.px(62),
+                                              side, self.px(46))
+        self.sync_screen_button()
+
+    def toggle_table_screen(self) -> None:
+        """Table screen: this window shows the board with no hand (everyone plays on phones;
+        the host's phone takes a seat of its own)."""
+        self.session.table_screen = not self.session.table_screen
+        self.sync_screen_button()
+        self.stage.sound("click")
+
+    def sync_screen_button(self) -> None:
+        on = "On" if self.session.table_screen else "Off"
+        self.screen_button.label = f"Table screen (hide my hand): {on}"
+
+    def draw_phones(self, surf: pygame.Surface) -> None:
+        """The QR code of the phones' link, the short address under it."""
+        url = self.web_url()
+        if url is None or not self.qr_rect.w:
+            return
+        from game.client.qr import qr_surface, short_url
+
+        a = self.stage.assets
+        img = qr_surface(url, self.qr_rect.w)
+        self.qr_rect.size = img.get_size()
+        surf.blit(img, self.qr_rect)
+        cx, width = self.qr_rect.centerx, self.qr_rect.w + self.px(20)
+        t = a.fit_text("Phones: scan, or open", self.px(20), theme.TEXT_DIM, width)
+        surf.blit(t, t.get_rect(midtop=(cx, self.qr_rect.bottom + self.px(6))))
+        t = a.fit_text(short_url(url), self.px(22), theme.ACCENT, width)
+        surf.blit(t, t.get_rect(midtop=(cx, self.qr_rect.bottom + self.px(30))))
 
     # hot-seat names ------------------------------------------------------------
     def hot_seat(self) -> bool:
@@ -331,12 +386,15 @@ class LobbyScene(Scene):
         code = self.session.code if self.session.remote else ""
         if code:
             link = self.session.link
-            ct = a.fit_text(f"Code  {code}", self.px(48), theme.ACCENT, int(w * 0.94))
-            surf.blit(ct, ct.get_rect(center=(w // 2, self.start_button.rect.y -
-                                              self.px(110))))
-            lt = a.fit_text(f"Link  {link}", self.px(26), theme.TEXT, int(w * 0.94))
-            surf.blit(lt, lt.get_rect(center=(w // 2, self.start_button.rect.y -
-                                              self.px(70))))
+            # beside the phones' QR code when there is one
+            tw = self.qr_rect.x - self.px(16) if self.qr_rect.w else w
+            ct = a.fit_text(f"Code  {code}", self.px(48), theme.ACCENT, int(tw * 0.94))
+            surf.blit(ct, ct.get_rect(center=(tw // 2, self.start_button.rect.y -
+                                               self.px(110))))
+            lt = a.fit_text(f"Link  {link}", self.px(26), theme.TEXT, int(tw * 0.94))
+            surf.blit(lt, lt.get_rect(center=(tw // 2, self.start_button.rect.y -
+                                               self.px(70))))
+        self.draw_phones(surf)
         for i, s in enumerate(self.session.seats):
             cell = self.seat_rects[i]
             colour = theme.seat_colour(self.colour_of(i))
