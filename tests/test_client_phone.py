@@ -20,6 +20,7 @@ from game.client.net_session import NetSession
 from game.client.table_scene import TrackTableScene
 from game.launch import main
 from game.launch.window import watch_table
+from net.client import Client
 from net.host import HostThread
 from net.web import qr_matrix
 from tests import client_app
@@ -44,10 +45,10 @@ def pump(app: App, until: Callable[[], bool], seconds: float = 10.0,
     return client_app.pump(app, step, seconds)
 
 
-def host_from_new_table(app: App, monkeypatch: pytest.MonkeyPatch, phones: bool | None
+def host_from_new_table(app: App, monkeypatch: pytest.MonkeyPatch, phones: str | None
                         ) -> tuple[LobbyScene, list[dict[str, Any]]]:
-    """Host a game through the New table screen (phones toggle set unless None); the calls
-    of ``host_table`` (its config and keywords) are recorded."""
+    """Host a game through the New table screen ("Phones can join" set unless None); the
+    calls of ``host_table`` (its config and keywords) are recorded."""
     calls: list[dict[str, Any]] = []
     real = net_session.host_table
 
@@ -59,7 +60,7 @@ def host_from_new_table(app: App, monkeypatch: pytest.MonkeyPatch, phones: bool 
     app.show("new_table", kind="host")
     nt = app.top
     assert isinstance(nt, screens.NewTableScene)
-    assert nt.phones.visible and nt.phones in nt.slots() and nt.phones.value is True
+    assert nt.phones.visible and nt.phones in nt.slots() and nt.phones.value == "on"
     if phones is not None:
         nt.phones.set_options(nt.phones.options, phones)
     nt.rules.set_options(nt.rules.options, "classic")
@@ -76,32 +77,45 @@ def test_phones_can_join_is_on_by_default_and_reaches_host_table(
         app: App, monkeypatch: pytest.MonkeyPatch) -> None:
     lobby, calls = host_from_new_table(app, monkeypatch, None)
     assert len(calls) == 1 and calls[0]["config"]["web"] is True
+    assert calls[0]["config"]["table_screen"] is False
     url = lobby.web_url()
     ht = lobby.session.host_thread
     assert url is not None and url == ht.web_url
     assert url.startswith("http://") and url.endswith(f"#{ht.fingerprint}/{ht.code}")
     # the table's own config never carries the hosting option
-    assert "web" not in lobby.session.config
-    assert app.settings.setup["host"] == {"phones": True}
-    # the only solo/local screens have no such row
+    assert "web" not in lobby.session.config and "table_screen" not in lobby.session.config
+    assert app.settings.setup["host"] == {"phones": "on"}
+    # solo and local tables have no such row
     assert not screens.NewTableScene(app, "local").phones.visible
+    # the host plays a seat on this screen: its hand is drawn (the control for the table
+    # screen tests below, which count the same blits)
+    session = lobby.session
+    assert session.local_seats == [0] and not session.table_screen
+    lobby.start()
+    assert pump(app, lambda: isinstance(app.top, TrackTableScene) and
+                bool(session.view().get("hand")))
+    table = app.top
+    assert isinstance(table, TrackTableScene)
+    assert len(_hand_blits(table)) == len(session.view()["hand"][:6]) >= 4
 
 
 def test_phones_off_serves_no_web_page_and_the_lobby_shows_no_code(
         app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    lobby, calls = host_from_new_table(app, monkeypatch, False)
+    lobby, calls = host_from_new_table(app, monkeypatch, "off")
     assert calls[0]["config"]["web"] is False
     assert lobby.session.host_thread.web_url is None and lobby.web_url() is None
     app.frame()
-    assert lobby.qr_rect.w == 0 and not lobby.screen_button.visible
-    assert app.settings.setup["host"] == {"phones": False}  # and it comes back next time
+    assert lobby.qr_rect.w == 0
+    seats = lobby.seat_rects  # no QR column: the seats are centred on the whole window
+    assert abs((seats[0].x + seats[-1].right) / 2 - app.size[0] / 2) <= 8
+    assert app.settings.setup["host"] == {"phones": "off"}  # and it comes back next time
     again = screens.NewTableScene(app, "host")
-    assert again.phones.value is False
+    assert again.phones.value == "off"
 
 
 def test_the_lobby_draws_the_qr_code_of_the_phones_link(
         app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    lobby, _calls = host_from_new_table(app, monkeypatch, True)
+    lobby, _calls = host_from_new_table(app, monkeypatch, "on")
     url = lobby.web_url()
     assert url is not None
     lobby.dirty = True
@@ -127,24 +141,38 @@ def test_the_lobby_draws_the_qr_code_of_the_phones_link(
     assert all(c.right <= r.x for c in lobby.seat_rects)
 
 
-def test_the_host_s_table_screen_toggle_hides_the_hand(
+def test_the_host_s_table_screen_has_no_hand_and_every_seat_for_phones(
         app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    lobby, _calls = host_from_new_table(app, monkeypatch, True)
+    lobby, calls = host_from_new_table(app, monkeypatch, "screen")
+    assert calls[0]["config"]["web"] is True and calls[0]["config"]["table_screen"] is True
     session = lobby.session
-    assert lobby.screen_button.visible and "Off" in lobby.screen_button.label
-    click(app, lobby.screen_button.rect.center)
-    assert session.table_screen and "On" in lobby.screen_button.label
-    lobby.start()
-    assert pump(app, lambda: isinstance(app.top, TrackTableScene) and
-                bool(session.view().get("hand")))
-    table = app.top
-    assert isinstance(table, TrackTableScene)
-    # the host's seat has its cards (the session has them) but the screen shows none
-    assert session.view()["hand"] and table.view()["hand"] == []
-    assert not table.my_turn() and not table.legal_plays()
-    assert _hand_blits(table) == []
-    session.table_screen = False  # positive control: the same scene then draws the cards
-    assert len(_hand_blits(table)) == len(session.view()["hand"][:6])
+    assert session.table_screen and session.is_host and session.tokens == {}
+    assert [s["kind"] for s in session.seats] == ["cpu"] * 4  # every seat free for a phone
+    assert lobby.web_url() is not None
+    # a phone's stand-in (the web client joins through the same host code) takes a colour
+    link = session.link.replace("0.0.0.0", "127.0.0.1")
+    phone = Bot(Client(link, "Bea").start())
+    try:
+        assert pump(app, lambda: phone.seat is not None, bots=[phone])
+        seat = phone.seat
+        assert seat is not None and session.seats[seat]["name"] == "Bea"
+        lobby.start()  # the host starts with no seat of its own
+        assert lobby.error is None
+        assert pump(app, lambda: isinstance(app.top, TrackTableScene) and
+                    session.public["state_no"] >= 1 and bool(phone.view and
+                                                             phone.view["hand"]), bots=[phone])
+        table = app.top
+        assert isinstance(table, TrackTableScene)
+        assert table.screen_seat() is None and table.view()["hand"] == []
+        assert not table.my_turn() and not table.legal_plays()
+        assert _hand_blits(table) == []
+        # the game goes on with the phone's plays
+        n = session.public["state_no"]
+        assert pump(app, lambda: session.public["state_no"] >= n + 4, 20, bots=[phone])
+        assert any(s == seat for s, _p in session.host_thread.call(
+            lambda h: list(h.glue.table.log)))
+    finally:
+        phone.c.close()
 
 
 class _SpySurface(pygame.Surface):

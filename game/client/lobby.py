@@ -58,10 +58,7 @@ class LobbyScene(Scene):
         self.ready_button = Button("Ready", self.ready, hotkey=pygame.K_r)
         self.ready_button.visible = False
         self.back_button = Button("Back", self.back)
-        # phones (issue 18): the host's window may show only the board once they all play
-        self.screen_button = Button("", self.toggle_table_screen)
-        self.screen_button.visible = False
-        self.qr_rect = pygame.Rect(0, 0, 0, 0)
+        self.qr_rect = pygame.Rect(0, 0, 0, 0)  # the phones' QR code (issue 18)
         # hot seat: the name of the person at the picked local seat (shown with 2+ of them)
         self.name_input = TextInput("Name", "", 24, self._typed, lambda _t: self.commit_name(),
                                     placeholder="who sits here? then Enter")
@@ -71,7 +68,6 @@ class LobbyScene(Scene):
         self.form.add(self.ready_button)
         self.form.add(self.back_button)
         self.form.add(self.name_input)
-        self.form.add(self.screen_button)
         self.form.focus(None)
         self.waiting_start = False
         self._held: set[int] = set()
@@ -128,25 +124,12 @@ class LobbyScene(Scene):
         """The QR code's column at the right (none when the table serves no phones)."""
         if self.web_url() is None:
             self.qr_rect = pygame.Rect(0, 0, 0, 0)
-            self.screen_button.visible = False
             return
-        side = max(min(self.px(270), h - self.px(330)), min(200, w // 3))
+        from game.client.qr import qr_surface
+
+        room = max(min(self.px(270), h - self.px(330)), min(215, w // 3))  # 200+ px at 800
+        side = qr_surface(str(self.web_url()), room).get_width()  # whole pixels per module
         self.qr_rect = pygame.Rect(w - side - self.px(16), self.px(112), side, side)
-        self.screen_button.visible = self.session.is_host
-        self.screen_button.rect = pygame.Rect(self.qr_rect.x, self.qr_rect.bottom + self.px(62),
-                                              side, self.px(46))
-        self.sync_screen_button()
-
-    def toggle_table_screen(self) -> None:
-        """Table screen: this window shows the board with no hand (everyone plays on phones;
-        the host's phone takes a seat of its own)."""
-        self.session.table_screen = not self.session.table_screen
-        self.sync_screen_button()
-        self.stage.sound("click")
-
-    def sync_screen_button(self) -> None:
-        on = "On" if self.session.table_screen else "Off"
-        self.screen_button.label = f"Table screen (hide my hand): {on}"
 
     def draw_phones(self, surf: pygame.Surface) -> None:
         """The QR code of the phones' link, the short address under it."""
@@ -157,13 +140,16 @@ class LobbyScene(Scene):
 
         a = self.stage.assets
         img = qr_surface(url, self.qr_rect.w)
-        self.qr_rect.size = img.get_size()
         surf.blit(img, self.qr_rect)
         cx, width = self.qr_rect.centerx, self.qr_rect.w + self.px(20)
         t = a.fit_text("Phones: scan, or open", self.px(20), theme.TEXT_DIM, width)
         surf.blit(t, t.get_rect(midtop=(cx, self.qr_rect.bottom + self.px(6))))
         t = a.fit_text(short_url(url), self.px(22), theme.ACCENT, width)
         surf.blit(t, t.get_rect(midtop=(cx, self.qr_rect.bottom + self.px(30))))
+        if self.session.table_screen:  # the host plays on a phone too
+            t = a.fit_text("Table screen: this screen shows the board", self.px(18),
+                           theme.TEXT_DIM, width)
+            surf.blit(t, t.get_rect(midtop=(cx, self.qr_rect.bottom + self.px(58))))
 
     # hot-seat names ------------------------------------------------------------
     def hot_seat(self) -> bool:
@@ -242,7 +228,8 @@ class LobbyScene(Scene):
 
     def start(self) -> None:
         self.commit_name()
-        if not self.session.local_seats:
+        seatless = self.session.table_screen and self.session.is_host  # all on phones
+        if not self.session.local_seats and not seatless:
             self.error = "Tap a colour to sit there first."
             return
         if not self.session.is_host:

@@ -2,7 +2,7 @@
 
 Black modules on white with the standard quiet zone of four modules, each module a whole
 number of pixels (a scaled, smoothed code would blur the module edges a phone's camera reads).
-:func:`qr_surface` caches the last code made (the lobby draws it every frame it draws).
+:func:`qr_surface` keeps the last link's code (the lobby draws it in every frame it draws).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ QUIET = 4
 DARK = (0, 0, 0)
 LIGHT = (255, 255, 255)
 
-_cache: dict[tuple[str, int], pygame.Surface] = {}
+_matrices: dict[str, list[list[bool]]] = {}
+_surfaces: dict[tuple[str, int], pygame.Surface] = {}
 
 
 def short_url(url: str) -> str:
@@ -43,16 +44,22 @@ def draw_matrix(matrix: list[list[bool]], module: int) -> pygame.Surface:
 
 
 def qr_surface(url: str, room: int) -> pygame.Surface:
-    """The QR code of ``url`` at most ``room`` pixels across (quiet zone included)."""
-    key = (url, room)
-    got = _cache.get(key)
-    if got is None:
+    """The QR code of ``url`` at most ``room`` pixels across (quiet zone included; a whole
+    number of pixels a module). The last link's code is kept: the lobby asks every frame."""
+    matrix = _matrices.get(url)
+    if matrix is None:
         from net.web import qr_matrix
 
         matrix = qr_matrix(url)
-        got = draw_matrix(matrix, module_size(len(matrix), room))
-        _cache.clear()
-        _cache[key] = got
+        _matrices.clear()
+        _matrices[url] = matrix
+    key = (url, module_size(len(matrix), room))
+    got = _surfaces.get(key)
+    if got is None:
+        got = draw_matrix(matrix, key[1])
+        if len(_surfaces) > 4:
+            _surfaces.clear()
+        _surfaces[key] = got
     return got
 
 

@@ -209,6 +209,13 @@ OPTION_HELP: dict[str, dict[Any, str]] = {
 SPEED_HELP = {"relaxed": "Relaxed: slow moves and long CPU thinking, easy to follow.",
               "normal": "Normal: every move animated at an easy pace.",
               "brisk": "Brisk: quicker moves and CPUs.", "blitz": "Blitz: as fast as it goes."}
+#: Host a game's "Phones can join" (issue 18, ``docs/web.md``).
+PHONES = [("off", "Off"), ("on", "On"), ("screen", "On, table screen")]
+PHONES_HELP = {
+    "off": "Off: only Tee Table programs join (by the code or the link).",
+    "on": "On: the lobby shows a QR code; a phone that scans it plays in its browser.",
+    "screen": "Table screen: everyone plays on a phone, you too; this screen shows the board.",
+}
 #: A seed deals the same game again (Table.create takes 0..2**64-1; new ones are 63 bits).
 SEED_MAX = 2**64 - 1
 
@@ -249,8 +256,9 @@ class NewTableScene(Scene):
         self.seed = TextInput("Seed", "" if seed is None else str(seed), 20, self._typed,
                               lambda _t: self.start(), placeholder="blank: a new deal")
         self.seed.visible = solo
-        #: Host a game: phones on the LAN may join from their browsers (docs/web.md).
-        self.phones = Toggle("Phones can join", True)
+        #: Host a game: phones on the LAN may join from their browsers (docs/web.md); "screen":
+        #: everyone plays on a phone and this window shows only the board (table screen).
+        self.phones = Choice("Phones can join", PHONES, "on")
         self.phones.visible = kind == "host"
         self.start_button = Button("Start" if kind != "host" else "Open the table", self.start)
         self.back_button = Button("Back", self.back)
@@ -293,7 +301,7 @@ class NewTableScene(Scene):
             if k in lay and self.game.value == "layout":
                 w.set_options(w.options, lay[k])
         phones = self._memory("host").get("phones")
-        if self.kind == "host" and isinstance(phones, bool):
+        if self.kind == "host" and phones in dict(PHONES):
             self.phones.set_options(self.phones.options, phones)
         self._changed(None)
 
@@ -301,9 +309,10 @@ class NewTableScene(Scene):
         """Keep these choices for next time (a failure to save is shown, never fatal)."""
         setup = {k: dict(v) for k, v in self.stage.settings.setup.items()
                  if isinstance(v, dict)}
-        cfg = {k: v for k, v in self.config().items() if k not in ("game", "web")}
+        cfg = {k: v for k, v in self.config().items()
+               if k not in ("game", "web", "table_screen")}
         if self.kind == "host":
-            setup["host"] = {"phones": bool(self.phones.value)}
+            setup["host"] = {"phones": str(self.phones.value)}
         if self.kind == "solo":
             setup["solo"] = {"rules": cfg["rules"]}
         else:
@@ -367,8 +376,7 @@ class NewTableScene(Scene):
         if w is self.teams:
             return "How the seats split into teams: partners win together."
         if w is self.phones:
-            return ("On: the lobby shows a QR code; a phone that scans it plays in its browser."
-                    if self.phones.value else "Off: only Tee Table programs can join.")
+            return PHONES_HELP[str(self.phones.value)]
         if w is self.layout_size:
             n = self.layout_size.value
             return ("A layout of 10: the full game." if n == 10 else
@@ -383,7 +391,7 @@ class NewTableScene(Scene):
 
     def config(self) -> dict[str, Any]:
         """The game configuration these choices describe (hosting: with ``web``, whether
-        phones can join, which ``host_table`` takes out of the table's config)."""
+        phones can join, and ``table_screen``, which ``host_table`` takes out of it)."""
         cfg: dict[str, Any]
         if self.game.value == "layout":
             cfg = {"game": "layout", "seats": self.seats.value, "wild": self.wild.value,
@@ -395,7 +403,8 @@ class NewTableScene(Scene):
             if self.mode.value == "teams":
                 cfg["teams"] = self.teams.value
         if self.kind == "host":
-            cfg["web"] = bool(self.phones.value)
+            cfg["web"] = self.phones.value != "off"
+            cfg["table_screen"] = self.phones.value == "screen"
         return cfg
 
     def chosen_seed(self) -> tuple[bool, int | None]:

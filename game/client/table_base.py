@@ -234,19 +234,13 @@ class TableScene(Scene):
         """This screen's view as the animation has reached it: the board and hand of the
         message now playing, the turn of the last one finished (the newest when caught up)."""
         if self._shown_pub is None or self._stage_view is None:
-            return self._table_screen(self.session.view())
+            return self.session.view()
         v = dict(self._stage_view)
         seat = self.screen_seat()
         if seat is not None and v.get("seat") != seat:  # a hot seat: the other hand's own
             own = self.session.view(seat)
             v.update((k, own[k]) for k in self.private_keys if k in own)
         v["turn"] = self._shown_pub.get("to_move")
-        return self._table_screen(v)
-
-    def _table_screen(self, v: dict[str, Any]) -> dict[str, Any]:
-        """Table screen mode (``session.table_screen``): the view with no hand in it."""
-        if self.session.table_screen and isinstance(v.get("hand"), list):
-            return {**v, "hand": []}
         return v
 
     def screen_seat(self) -> int | None:
@@ -299,7 +293,7 @@ class TableScene(Scene):
     def my_turn(self) -> bool:
         """The screen's person may play now: it is their turn as shown (the animation has
         caught up) and nothing covers their hand."""
-        if not self.caught_up() or self.replaying or self.session.table_screen:
+        if not self.caught_up() or self.replaying:
             return False
         seat = self.screen_seat()
         v = self.view()
