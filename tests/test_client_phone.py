@@ -248,3 +248,31 @@ def test_the_window_host_serves_phones_unless_no_web() -> None:
     req = host_request(p.parse_args(["--host", "--web-port", "0"]))
     assert req.options["web"] is True and req.options["web_port"] == 0
     assert host_request(p.parse_args(["--host", "--no-web"])).options["web"] is False
+
+
+def test_a_reopened_table_screen_table_serves_phones_again(tmp_path: Path) -> None:
+    from game.cpu_worker import SyncCpu
+
+    net = {"bind": "127.0.0.1", "port": 0, "discovery": None, "fsync": False}
+    save = tmp_path / "t.save"
+    first = net_session.host_table("track", {"rules": "classic", "seats": 4, "web": True,
+                                             "table_screen": True}, "Hal", "blitz", SyncCpu(),
+                                   save_path=save, **net)
+    try:
+        assert first.table_screen and first.host_thread.web_url
+        kinds = first.host_thread.call(
+            lambda h: [h.glue.table.seat_info(i)["kind"] for i in range(4)])
+        assert kinds == ["cpu"] * 4
+    finally:
+        first.close()
+    again = net_session.host_table("track", {}, "Hal", "blitz", SyncCpu(), resume=save, **net)
+    try:  # the save has no host seat: still a table screen, and phones can join it
+        assert again.table_screen and again.host_thread.web_url
+    finally:
+        again.close()
+    plain = net_session.host_table("track", {"rules": "classic", "seats": 4}, "Hal", "blitz",
+                                   SyncCpu(), **net)
+    try:  # a new table from a program: phones only when asked
+        assert not plain.table_screen and plain.host_thread.web_url is None
+    finally:
+        plain.close()

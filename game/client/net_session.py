@@ -247,7 +247,8 @@ def host_table(game: str, config: dict[str, Any], name: str, speed: str, cpu: An
     ``web``: also serve phones (``docs/web.md``: a :class:`net.web.WebConfig` whose
     ``describe`` is :func:`game.client.describe.describe_token`, so phones see the plays in
     the moves list's words); None takes ``config["web"]`` (New table's "Phones can join"),
-    else off. ``web_port``: its port (None: the TCP port + 1, or any free one when the TCP
+    else on for a reopened table (the window's tables serve phones) and off for a new one.
+    ``web_port``: its port (None: the TCP port + 1, or any free one when the TCP
     port is any free one); the link is then ``host_thread.web_url``.
 
     ``table_screen`` (None: ``config["table_screen"]``, else off): everyone plays on a phone,
@@ -268,7 +269,7 @@ def host_table(game: str, config: dict[str, Any], name: str, speed: str, cpu: An
     from net.host import HostThread
 
     if web is None:
-        web = bool(config.get("web", False))
+        web = bool(config.get("web", resume is not None))
     if table_screen is None:
         table_screen = bool(config.get("table_screen", False))
     if resume is not None:
