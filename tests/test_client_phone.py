@@ -253,7 +253,7 @@ def test_the_window_host_serves_phones_unless_no_web() -> None:
 def test_a_reopened_table_screen_table_serves_phones_again(tmp_path: Path) -> None:
     from game.cpu_worker import SyncCpu
 
-    net = {"bind": "127.0.0.1", "port": 0, "discovery": None, "fsync": False}
+    net: dict[str, Any] = {"bind": "127.0.0.1", "port": 0, "discovery": None, "fsync": False}
     save = tmp_path / "t.save"
     first = net_session.host_table("track", {"rules": "classic", "seats": 4, "web": True,
                                              "table_screen": True}, "Hal", "blitz", SyncCpu(),
