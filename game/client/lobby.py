@@ -1,6 +1,7 @@
 """The lobby: seats drawn as the board's colours; tap a colour to sit there (tap again to stand
 up; tap more colours for a hot-seat game), set each CPU's difficulty right there, see the team
-symbols, then Start.
+symbols, then Start. A hosted table that serves phones shows their QR code and short address
+at the right (issue 18, ``docs/web.md``).
 
 Keys: Left / Right pick a seat, Space sits or stands there, 1 / 2 / 3 set the picked CPU's
 level to Easy / Tricky / Nasty, Enter (or S) starts (a guest: Enter is Ready), Esc goes back.
@@ -89,7 +90,7 @@ class LobbyScene(Scene):
         cols = max(1, n if n <= 4 else (n + 1) // 2)
         rows = 1 if n <= 4 else 2
         self.layout_phones(w, h)
-        sw = w - (w - self.qr_rect.x if self.qr_rect.w else 0)  # the seats' width
+        sw = self.qr_rect.x if self.qr_rect.w else w  # the seats' width: left of the QR code
         cw = min(self.px(250), int(sw * 0.92) // cols)
         ch = min(self.px(210), int(h * 0.62) // rows)
         x0 = (sw - cw * cols) // 2

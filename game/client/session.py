@@ -60,7 +60,8 @@ class Session(Protocol):
     save_path: Path | None
     host_thread: Any
     #: Table screen (issue 18): this screen shows the table with no hand (a TV, ``--watch``,
-    #: or a host whose people all play on phones); set by the lobby or the launcher.
+    #: or a host with no seat whose people all play on phones); set by ``host_table`` and
+    #: ``game.launch.window.watch_table``.
     table_screen: bool
     shown_state_no: int
     undos: int  # plays taken back (solo): such a game sets no best
