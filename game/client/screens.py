@@ -209,6 +209,13 @@ OPTION_HELP: dict[str, dict[Any, str]] = {
 SPEED_HELP = {"relaxed": "Relaxed: slow moves and long CPU thinking, easy to follow.",
               "normal": "Normal: every move animated at an easy pace.",
               "brisk": "Brisk: quicker moves and CPUs.", "blitz": "Blitz: as fast as it goes."}
+#: Host a game's "Phones can join" (issue 18, ``docs/web.md``).
+PHONES = [("off", "Off"), ("on", "On"), ("screen", "On, table screen")]
+PHONES_HELP = {
+    "off": "Off: only Tee Table programs join (by the code or the link).",
+    "on": "On: the lobby shows a QR code; a phone that scans it plays in its browser.",
+    "screen": "Table screen: everyone plays on a phone, you too; this screen shows the board.",
+}
 #: A seed deals the same game again (Table.create takes 0..2**64-1; new ones are 63 bits).
 SEED_MAX = 2**64 - 1
 
@@ -249,12 +256,16 @@ class NewTableScene(Scene):
         self.seed = TextInput("Seed", "" if seed is None else str(seed), 20, self._typed,
                               lambda _t: self.start(), placeholder="blank: a new deal")
         self.seed.visible = solo
+        #: Host a game: phones on the LAN may join from their browsers (docs/web.md); "screen":
+        #: everyone plays on a phone and this window shows only the board (table screen).
+        self.phones = Choice("Phones can join", PHONES, "on")
+        self.phones.visible = kind == "host"
         self.start_button = Button("Start" if kind != "host" else "Open the table", self.start)
         self.back_button = Button("Back", self.back)
         self.reopen_button = Button("Reopen a saved table", lambda: stage.show("reopen"))
         for w in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
                   self.last_chance, self.upcard, self.layout_size, self.speed, self.seed,
-                  self.start_button, self.back_button, self.reopen_button):
+                  self.phones, self.start_button, self.back_button, self.reopen_button):
             self.form.add(w)
         if solo:
             self.game.enabled = False
@@ -289,13 +300,19 @@ class NewTableScene(Scene):
                      (self.layout_size, "layout_size")):
             if k in lay and self.game.value == "layout":
                 w.set_options(w.options, lay[k])
+        phones = self._memory("host").get("phones")
+        if self.kind == "host" and phones in dict(PHONES):
+            self.phones.set_options(self.phones.options, phones)
         self._changed(None)
 
     def remember(self) -> None:
         """Keep these choices for next time (a failure to save is shown, never fatal)."""
         setup = {k: dict(v) for k, v in self.stage.settings.setup.items()
                  if isinstance(v, dict)}
-        cfg = {k: v for k, v in self.config().items() if k != "game"}
+        cfg = {k: v for k, v in self.config().items()
+               if k not in ("game", "web", "table_screen")}
+        if self.kind == "host":
+            setup["host"] = {"phones": str(self.phones.value)}
         if self.kind == "solo":
             setup["solo"] = {"rules": cfg["rules"]}
         else:
@@ -338,10 +355,11 @@ class NewTableScene(Scene):
         mouse when Mode changes)."""
         if self.kind == "solo":
             return [self.rules, self.speed, self.seed]
+        host = [self.phones] if self.kind == "host" else []
         if self.game.value == "track":
-            return [self.game, self.rules, self.mode, self.seats, self.teams, self.speed]
+            return [self.game, self.rules, self.mode, self.seats, self.teams, self.speed, *host]
         return [self.game, self.seats, self.wild, self.last_chance, self.upcard,
-                self.layout_size, self.speed]
+                self.layout_size, self.speed, *host]
 
     def help_for(self, w: Widget) -> str:
         """The line under a row: what the option (at its value) does."""
@@ -357,6 +375,8 @@ class NewTableScene(Scene):
                     "CPUs take the rest.")
         if w is self.teams:
             return "How the seats split into teams: partners win together."
+        if w is self.phones:
+            return PHONES_HELP[str(self.phones.value)]
         if w is self.layout_size:
             n = self.layout_size.value
             return ("A layout of 10: the full game." if n == 10 else
@@ -370,15 +390,21 @@ class NewTableScene(Scene):
         return OPTION_HELP[key].get(w.value, "")
 
     def config(self) -> dict[str, Any]:
-        """The game configuration these choices describe."""
+        """The game configuration these choices describe (hosting: with ``web``, whether
+        phones can join, and ``table_screen``, which ``host_table`` takes out of it)."""
+        cfg: dict[str, Any]
         if self.game.value == "layout":
-            return {"game": "layout", "seats": self.seats.value, "wild": self.wild.value,
-                    "last_chance": self.last_chance.value, "upcard": self.upcard.value,
-                    "layout_size": self.layout_size.value}
-        cfg: dict[str, Any] = {"game": "track", "rules": self.rules.value,
-                               "mode": self.mode.value, "seats": self.seats.value}
-        if self.mode.value == "teams":
-            cfg["teams"] = self.teams.value
+            cfg = {"game": "layout", "seats": self.seats.value, "wild": self.wild.value,
+                   "last_chance": self.last_chance.value, "upcard": self.upcard.value,
+                   "layout_size": self.layout_size.value}
+        else:
+            cfg = {"game": "track", "rules": self.rules.value, "mode": self.mode.value,
+                   "seats": self.seats.value}
+            if self.mode.value == "teams":
+                cfg["teams"] = self.teams.value
+        if self.kind == "host":
+            cfg["web"] = self.phones.value != "off"
+            cfg["table_screen"] = self.phones.value == "screen"
         return cfg
 
     def chosen_seed(self) -> tuple[bool, int | None]:
@@ -409,11 +435,14 @@ class NewTableScene(Scene):
         pitch = rh + self.px(22) + self.px(6)
         x = (w - fw) // 2
         y = self.px(96)
+        # every row above the buttons (hosting Trash has eight)
+        pitch = max(rh + self.px(20), min(pitch, (h - self.px(100) - y) // len(self.slots())))
         for wd in self.slots():
             wd.rect = pygame.Rect(x, y, fw, rh)
             y += pitch
         for wd in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
-                   self.last_chance, self.upcard, self.layout_size, self.speed, self.seed):
+                   self.last_chance, self.upcard, self.layout_size, self.speed, self.seed,
+                   self.phones):
             if wd not in self.slots():
                 wd.rect = pygame.Rect(0, 0, 0, 0)
         bw = self.px(260)
