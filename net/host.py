@@ -162,8 +162,13 @@ class Host:
         if self.web_config is not None:
             from net.web import WebServer
 
-            self.web = WebServer(self, self.web_config)
-            await self.web.start()
+            web = WebServer(self, self.web_config)
+            try:
+                await web.start()
+            except BaseException:  # no web port: close what is open, so nothing stays bound
+                await self.stop()
+                raise
+            self.web = web
 
     async def serve_forever(self) -> None:
         assert self.server is not None
