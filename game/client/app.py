@@ -811,7 +811,8 @@ def start_hosting(app: App, request: HostRequest) -> str | None:
         return app.message
     opts = request.options
     if request.resume is not None:
-        keep = {k: v for k, v in opts.items() if k in ("bind", "discovery", "advertise")}
+        kept = ("bind", "discovery", "advertise", "web", "web_port")
+        keep = {k: v for k, v in opts.items() if k in kept}
         if opts.get("code"):
             keep["code"] = opts["code"]
         if opts.get("port") is not None:
