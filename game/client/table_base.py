@@ -43,7 +43,8 @@ from game.client.anim import Anim, TableClock, Timeline, Wait
 from game.client.board import draw_peg
 from game.client.movelog import LogEntry, MoveLog
 from game.client.scene import Scene
-from game.client.widgets import Button, Choice, Widget
+from game.client.watchers import SeatPickOverlay, cpu_seats, watcher_line, watching_line
+from game.client.widgets import Button, Choice, Toggle, Widget
 from game.table import SPEEDS
 
 if TYPE_CHECKING:
@@ -128,11 +129,21 @@ class TableScene(Scene):
         self.leave_button = Button("Leave table", self.leave_table)
         self.rematch_button = Button("Rematch", self.rematch)
         self.done_button = Button("Back", self.leave_table)
+        # watchers (docs/seats.md): a watcher asks for a seat; in Pause, a person at a local
+        # table sits in a CPU seat ("Sit here"), one leaving for good leaves it to a watcher
+        self.ask_button = Button("Ask for a seat", self.ask_for_seat)
+        self.sit_button = Button("Sit here", self.sit_here)
+        self.give_buttons = [Button("", partial(self.give_seat, k)) for k in range(3)]
+        self._give_to: list[dict[str, Any]] = []
         #: Where the end-of-game screen's panel is (laid out with the scene).
         self.results_box = pygame.Rect(0, 0, 0, 0)
         for w in (*self.leading_widgets(), self.pause_button, self.admin_button,
-                  self.ready_button, self.leave_button, self.rematch_button, self.done_button):
+                  self.ready_button, self.leave_button, self.rematch_button, self.done_button,
+                  self.ask_button, self.sit_button, *self.give_buttons):
             self.form.add(w)
+        self.ask_button.visible = self.sit_button.visible = False
+        for b in self.give_buttons:
+            b.visible = False
         self.form.focus(None)
         # Enter / Space belong to the table unless the keyboard itself moved to a button
         self.form.click_focuses_buttons = False
@@ -342,6 +353,81 @@ class TableScene(Scene):
 
     def admin(self) -> None:
         self.stage.push(AdminOverlay(self.stage, self.session))
+
+    # ------------------------------------------------------------------ watchers
+    def watching(self) -> bool:
+        """This screen watches: it holds no seat (a watcher's public view, no hand)."""
+        return self.session.watcher is not None and not self.session.tokens
+
+    def ask_for_seat(self) -> None:
+        """A watcher picks a CPU seat to ask the host for."""
+        self.stage.push(SeatPickOverlay(self.stage, self.session, hot=False,
+                                        on_done=self._said))
+
+    def sit_here(self) -> None:
+        """Hot seat (Pause on a local table): a second person takes a CPU seat."""
+        self.stage.push(SeatPickOverlay(self.stage, self.session, hot=True,
+                                        on_done=self._said))
+
+    def _said(self, text: str) -> None:
+        self.message = text
+
+    def give_seat(self, k: int) -> None:
+        """Leave this screen's seat for good to the ``k``-th watcher listed in Pause."""
+        seat = self.screen_seat()
+        if seat is None or k >= len(self._give_to):
+            return
+        w = self._give_to[k]
+        r = self.session.hand_to_watcher(seat, int(w["watcher"]))
+        self.message = f"Your seat goes to {w['name']} at its next turn" if r.ok else r.message
+
+    def _pause_extras(self, show: bool) -> None:
+        """Which of Sit here / Leave my seat to ... the pause overlay offers, and where."""
+        s = self.session
+        playing = self.public["phase"] == "playing"
+        self.sit_button.visible = show and playing and not s.remote and bool(s.tokens) and \
+            bool(cpu_seats(s))
+        mine = self.screen_seat()
+        can_give = show and playing and s.remote and mine is not None and \
+            not self.public["seats"][mine].get("host")
+        self._give_to = s.watchers()[:len(self.give_buttons)] if can_give else []
+        lr = self.leave_button.rect
+        y = lr.bottom + self.px(12)
+        for b in [self.sit_button, *self.give_buttons]:
+            if b is not self.sit_button:
+                k = self.give_buttons.index(b)
+                b.visible = k < len(self._give_to)
+                if b.visible:
+                    b.label = f"Leave my seat to {self._give_to[k]['name']}"
+            if b.visible:
+                w = max(lr.w, self.px(360))
+                b.rect = pygame.Rect(lr.centerx - w // 2, y, w, lr.h)
+                y += lr.h + self.px(10)
+        self.ask_button.visible = self.watching() and playing and not show and \
+            bool(cpu_seats(s))
+
+    def watching_text(self) -> str | None:
+        """Who is watching, for the table's info line (None: nobody)."""
+        return watching_line(self.session.public)
+
+    def draw_watching(self, surf: pygame.Surface) -> bool:
+        """A watcher's hand area: "You are watching" (or its request's state) and Ask for
+        a seat. True when drawn (this screen watches: there is no hand to draw)."""
+        line = watcher_line(self.session)
+        if line is None:
+            return False
+        a = self.stage.assets
+        r = self.hand_rect
+        surf.blit(a.nine_slice("panel", r.size, 14), r)
+        t = a.fit_text(line, self.px(26), theme.ACCENT, r.w - 20)
+        bh = self.px(48)
+        surf.blit(t, t.get_rect(midtop=(r.centerx, r.y + self.px(12))))
+        bw = min(self.px(300), r.w - 20)
+        self.ask_button.rect = pygame.Rect(r.centerx - bw // 2, r.bottom - bh - self.px(12),
+                                           bw, bh)
+        if self.ask_button.visible:
+            self.ask_button.draw(surf, a)
+        return True
 
     def leave_table(self) -> None:
         """Leave table / Back to title: a game in progress asks first (it is saved)."""
@@ -651,8 +737,10 @@ class TableScene(Scene):
                               theme.TEXT_DIM, int(w * 0.9))
             surf.blit(keys, keys.get_rect(midtop=(w // 2, self.leave_button.rect.bottom +
                                                   self.px(14))))
-        for b in (self.ready_button, self.leave_button):
-            b.draw(surf, a)
+        self._pause_extras(True)
+        for b in (self.ready_button, self.leave_button, self.sit_button, *self.give_buttons):
+            if b.visible:
+                b.draw(surf, a)
 
     def draw_results(self, surf: pygame.Surface) -> None:
         """The end of the game: who won, the turns, each seat's standing and points gained,
@@ -752,6 +840,7 @@ class TableScene(Scene):
         overlay = show or over
         self.pause_button.visible = not overlay
         self.admin_button.visible = self.session.is_host and not overlay
+        self._pause_extras(show and not over)
         for w in self.leading_widgets():
             w.enabled = not overlay
         if self.caught_up():
@@ -871,7 +960,7 @@ class TableScene(Scene):
 
     def status_line(self) -> str | None:
         """The status line: the message, else what the connection is doing (LAN), else None."""
-        return self.message or self.connection_note()
+        return self.message or self.connection_note() or watcher_line(self.session)
 
     #: Keys that tap Ready on the pause overlay (Esc too: back to the game).
     READY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r, pygame.K_p,
@@ -938,7 +1027,9 @@ TURN_CLOCKS: tuple[tuple[float | None, str], ...] = (
 class AdminOverlay(Scene):
     """ADMIN (the host): the table speed, the turn clock, ending a pause, and for each other
     person: hand the seat to a CPU (they take it back by rejoining) or remove them (they may
-    come back only to watch)."""
+    come back only to watch). On a LAN table, watchers too (``docs/seats.md``): Let people
+    watch, Seat watchers by themselves, each request for a seat (Accept / Decline) and Show X
+    out for each watcher; these rows follow the table while ADMIN is open."""
 
     overlay = True
     name = "admin"
@@ -973,10 +1064,87 @@ class AdminOverlay(Scene):
                 r = Button(f"Remove {s['name']} from the table", partial(self._remove, seat))
                 self.hand_buttons.append((seat, r))
                 self.form.add(r)
+        self.watch_toggles: list[Widget] = []
+        if session.remote:
+            self.allow = Toggle("Let people watch", bool(pub.get("allow_watchers", True)),
+                                self._allow)
+            self.auto = Toggle("Seat watchers by themselves", bool(pub.get("auto_seat")),
+                               self._auto)
+            self.watch_toggles = [self.allow, self.auto]
+            for wd in self.watch_toggles:
+                self.form.add(wd)
+        #: The rows that follow the table: (what, seat or watcher number, button).
+        self.watch_rows: list[tuple[str, int, Button]] = []
+        self._rows_key: object = None
         self.close_button = Button("Close", self.back)
         self.form.add(self.close_button)
         self.message: str | None = None
         self.box = pygame.Rect(0, 0, 0, 0)
+        self._sync_rows()
+
+    # ------------------------------------------------------------------ watchers
+    def _sync_rows(self) -> bool:
+        """Rebuild the request and watcher rows when the table's asks or watchers changed;
+        True when they did."""
+        pub = self.session.public
+        asks = [(int(a["seat"]), str(a["name"])) for a in pub.get("asks") or []
+                if not a.get("accepted")]
+        watchers = [(int(w["watcher"]), str(w["name"])) for w in self.session.watchers()]
+        key = (tuple(asks), tuple(watchers))
+        if key == self._rows_key:
+            return False
+        self._rows_key = key
+        for _, _, b in self.watch_rows:
+            b.visible = False
+            if b in self.form.widgets:
+                self.form.widgets.remove(b)
+        self.watch_rows = []
+        for seat, name in asks:
+            colour = theme.SEAT_COLOUR_NAMES[seat % 8]
+            self.watch_rows.append(("accept", seat, Button(f"Accept {name} for {colour}",
+                                                           partial(self._accept, seat))))
+            self.watch_rows.append(("decline", seat, Button(f"Decline {name}'s request",
+                                                            partial(self._decline, seat))))
+        for number, name in watchers:
+            self.watch_rows.append(("out", number, Button(f"Show {name} out",
+                                                          partial(self._show_out, number))))
+        close = self.close_button in self.form.widgets
+        if close:
+            self.form.widgets.remove(self.close_button)
+        for _, _, b in self.watch_rows:
+            self.form.add(b)
+        self.form.add(self.close_button)
+        if self.box.w:
+            self.relayout(self.size)
+        return True
+
+    def _allow(self, on: Any) -> None:
+        r = self.session.allow_watchers(bool(on))
+        self.message = ("People may watch." if on else "Nobody may watch now.") if r.ok \
+            else r.message
+
+    def _auto(self, on: Any) -> None:
+        r = self.session.auto_seat(bool(on))
+        self.message = ("A seat asked for is given at once." if on else
+                        "You accept each request here.") if r.ok else r.message
+
+    def _accept(self, seat: int) -> None:
+        r = self.session.accept_seat(seat)
+        colour = theme.SEAT_COLOUR_NAMES[seat % 8]
+        self.message = f"{colour} changes hands at its next turn." if r.ok else r.message
+
+    def _decline(self, seat: int) -> None:
+        r = self.session.decline_seat(seat)
+        self.message = "Declined: they go on watching." if r.ok else r.message
+
+    def _show_out(self, number: int) -> None:
+        r = self.session.remove_watcher(number)
+        self.message = "Shown out: they may not watch again." if r.ok else r.message
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self._sync_rows():
+            self.mark_dirty()
 
     def _speed(self, name: Any) -> None:
         r = self.session.set_speed(str(name))
@@ -1027,8 +1195,9 @@ class AdminOverlay(Scene):
         bw = min(self.px(620), int(w * 0.9))
         shown = [self.speed, self.turn_clock, *([self.end_pause] if self.end_pause.visible
                                                 else []),
-                 *[b for _, b in self.hand_buttons], self.close_button]
-        step = min(self.px(62), max(self.px(44), (h - self.px(110)) // len(shown)))
+                 *[b for _, b in self.hand_buttons], *self.watch_toggles,
+                 *[b for _, _, b in self.watch_rows], self.close_button]
+        step = min(self.px(62), max(self.px(34), (h - self.px(110)) // len(shown)))
         bh = self.px(90) + len(shown) * step
         self.box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
         y = self.box.y + self.px(70)
