@@ -1,0 +1,249 @@
+"""Watchers and taking a seat on screen (issue 17, docs/seats.md): the host's app hosts over
+loopback (127.0.0.1, no discovery), a second program's table scene watches it (drawn off
+screen, updated in the same loop), and a local table's hot seat "Sit here"."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.client import screens
+from game.client.app import App
+from game.client.lobby import LobbyScene
+from game.client.net_session import NetSession
+from game.client.table_base import AdminOverlay
+from game.client.table_scene import TrackTableScene
+from game.client.watchers import SeatPickOverlay, watcher_line, watching_line
+from net.client import Client
+from tests import client_app
+from tests.client_app import close_app, open_fixed_table, table_app
+from tests.client_testing import click, frames, key, resize, type_text
+
+SHOTS = Path(os.environ.get("TEE_TABLE_SHOTS", "/tmp/watch-shots"))
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    a = table_app(tmp_path, virtual_time=False, loopback=True)
+    yield a
+    close_app(a)
+
+
+def pump(app: App, until: Callable[[], bool], seconds: float = 10.0) -> bool:
+    return client_app.pump(app, until, seconds)
+
+
+def shot(surf: pygame.Surface, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surf, str(SHOTS / f"{name}.png"))
+
+
+# ---------------------------------------------------------------------- the words
+def test_who_is_watching_in_words() -> None:
+    assert watching_line({}) is None
+    assert watching_line({"watchers": [], "watching": 0}) is None
+    two = [{"watcher": 1, "name": "Cid"}, {"watcher": 2, "name": "Dee"}]
+    assert watching_line({"watchers": two, "watching": 2}) == "Watching: Cid, Dee"
+    many = [{"watcher": i, "name": f"P{i}"} for i in range(1, 6)]
+    assert watching_line({"watchers": many, "watching": 5}) == "Watching: 5 people"
+
+
+class _FakeWatcher:
+    """Just what watcher_line reads."""
+
+    def __init__(self, asks: list[dict[str, object]]) -> None:
+        self.watcher = 2
+        self.watch_note = "The game has already started: you are watching."
+        self.tokens: dict[int, str] = {}
+        self.public = {"asks": asks}
+
+
+def test_a_watchers_line_follows_its_request() -> None:
+    w = _FakeWatcher([])
+    assert watcher_line(w) == w.watch_note  # type: ignore[arg-type]
+    w.public["asks"] = [{"seat": 1, "watcher": 3, "name": "Eve", "accepted": False}]
+    assert watcher_line(w) == w.watch_note  # type: ignore[arg-type]  (someone else's)
+    w.public["asks"] = [{"seat": 2, "watcher": 2, "name": "Cid", "accepted": False}]
+    assert watcher_line(w) == "Waiting for the host: you asked for Yellow"  # type: ignore[arg-type]
+    w.public["asks"][0]["accepted"] = True
+    assert watcher_line(w) == "You take Yellow at its next turn"  # type: ignore[arg-type]
+    w.tokens = {2: "tok"}
+    assert watcher_line(w) is None  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- over loopback
+def _host_started(app: App) -> tuple[NetSession, TrackTableScene]:
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)  # Host a game
+    nt = app.top
+    assert isinstance(nt, screens.NewTableScene) and nt.kind == "host"
+    nt.rules.set_options(nt.rules.options, "classic")
+    nt._changed(None)
+    nt.speed.set_options(nt.speed.options, "blitz")
+    click(app, nt.start_button.rect.center)
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene), nt.error
+    session = lobby.session
+    assert isinstance(session, NetSession)
+    assert pump(app, lambda: bool(session.seats) and session.local_seats == [0])
+    key(app, pygame.K_s)  # Start: the host and three CPUs
+    assert pump(app, lambda: isinstance(app.top, TrackTableScene))
+    table = app.top
+    assert isinstance(table, TrackTableScene) and session.phase == "playing"
+    return session, table
+
+
+def test_a_late_guest_watches_asks_for_a_seat_and_gets_its_hand(app: App) -> None:
+    host, host_table = _host_started(app)
+    link = host.link.replace("0.0.0.0", "127.0.0.1")
+    cid = NetSession(Client(link, "Cid").start())
+    try:
+        assert pump(app, lambda: (cid.poll(), bool(cid.seats))[1])  # joined: the snapshot
+        watcher = TrackTableScene(app, cid)  # type: ignore[arg-type]
+        watcher.relayout((1280, 720))
+        surf = pygame.Surface((1280, 720))
+
+        def step(cond: Callable[[], bool]) -> Callable[[], bool]:
+            def both() -> bool:
+                watcher.update(1 / 60)
+                if host_table.my_turn() and host_table.legal_plays() and \
+                        app.top is host_table:
+                    host_table._move_chosen(0)  # the host plays its turns as they come
+                return cond()
+            return both
+
+        # joined after the start: a watcher, the public view only, the welcome's note
+        assert pump(app, step(lambda: cid.watcher is not None and bool(cid.seats)))
+        assert cid.tokens == {} and cid.view()["seat"] is None and not cid.view().get("hand")
+        assert "you are watching" in cid.watch_note.lower()
+        watcher.draw(surf)
+        assert watcher_line(cid) == cid.watch_note
+        assert watcher.ask_button.visible
+        # everyone sees who is watching: the host's screen too
+        assert pump(app, step(lambda: host.watchers() == [{"watcher": cid.watcher,
+                                                           "name": "Cid"}]))
+        assert host_table.watching_text() == "Watching: Cid"
+        app.frame(1 / 60)
+        shot(app.screen, "host-who-is-watching-1280x720")
+        shot(surf, "watcher-1280x720")
+        # Ask for a seat: the list of CPU seats; Blue (seat 1) asked for
+        click_on = watcher.ask_button.rect.center
+        watcher.ask_for_seat()  # the button's action (the scene is drawn off screen)
+        pick = app.top
+        assert isinstance(pick, SeatPickOverlay)
+        assert click_on is not None
+        labels = [b.label for _, b in pick.seat_buttons]
+        assert labels == ["Ask for Blue CPU (Tricky)", "Ask for Yellow CPU (Tricky)",
+                          "Ask for Green CPU (Tricky)"]
+        app.frame(1 / 60)
+        shot(app.screen, "ask-for-a-seat-1280x720")
+        click(app, pick.seat_buttons[0][1].rect.center)
+        assert app.top is host_table
+        assert watcher.message == "Asked for Blue: waiting for the host"
+        assert pump(app, step(lambda: watcher_line(cid) ==
+                              "Waiting for the host: you asked for Blue"))
+        # the host's ADMIN shows the request: Accept
+        assert pump(app, lambda: bool(host.public.get("asks")))
+        host_table.admin()
+        admin = app.top
+        assert isinstance(admin, AdminOverlay)
+        frames(app)
+        rows = [(what, n, b.label) for what, n, b in admin.watch_rows]
+        assert ("accept", 1, "Accept Cid for Blue") in rows
+        assert ("decline", 1, "Decline Cid's request") in rows
+        assert ("out", cid.watcher, "Show Cid out") in rows
+        shot(app.screen, "admin-request-1280x720")
+        accept = next(b for what, _, b in admin.watch_rows if what == "accept")
+        click(app, accept.rect.center)
+        assert admin.message == "Blue changes hands at its next turn."
+        assert pump(app, step(lambda: watcher_line(cid) == "You take Blue at its next turn"))
+        watcher.draw(surf)
+        shot(surf, "watcher-accepted-1280x720")
+        admin.back()
+        # at Blue's next turn the seat changes hands: the watcher's screen shows its hand
+        assert pump(app, step(lambda: cid.tokens.keys() == {1} and
+                              bool(cid.view().get("hand"))), 30)
+        assert cid.seats[1]["kind"] == "person" and cid.seats[1]["name"] == "Cid"
+        assert watcher_line(cid) is None and not watcher.watching()
+        watcher.update(1 / 60)
+        watcher.draw(surf)
+        shot(surf, "watcher-seated-1280x720")
+        # the same screens at 800x600
+        resize(app, 800, 600)
+        watcher.relayout((800, 600))
+        small = pygame.Surface((800, 600))
+        watcher.draw(small)
+        shot(small, "watcher-seated-800x600")
+        app.frame(1 / 60)
+        shot(app.screen, "host-800x600")
+    finally:
+        cid.close()
+
+
+def test_a_watcher_at_800x600_and_a_refused_request_in_words(app: App) -> None:
+    host, host_table = _host_started(app)
+    link = host.link.replace("0.0.0.0", "127.0.0.1")
+    cid = NetSession(Client(link, "Cid").start())
+    try:
+        resize(app, 800, 600)
+        assert pump(app, lambda: (cid.poll(), bool(cid.seats))[1])  # joined: the snapshot
+        watcher = TrackTableScene(app, cid)  # type: ignore[arg-type]
+        watcher.relayout((800, 600))
+        assert pump(app, lambda: (watcher.update(1 / 60), cid.watcher is not None)[1]
+                    and bool(cid.seats))
+        surf = pygame.Surface((800, 600))
+        watcher.draw(surf)
+        shot(surf, "watcher-800x600")
+        # a person's seat cannot be asked for: the host's refusal comes back in words
+        assert cid.ask_seat(0).ok  # sent
+        assert pump(app, lambda: (watcher.update(1 / 60), cid.refusal is not None)[1])
+        assert "only a CPU seat can be asked for" in str(cid.refusal)
+        watcher.ask_for_seat()
+        assert isinstance(app.top, SeatPickOverlay)
+        app.frame(1 / 60)
+        shot(app.screen, "ask-for-a-seat-800x600")
+        app.top.back()
+        assert pump(app, lambda: host.watchers() != [])
+        host_table.admin()
+        frames(app)
+        shot(app.screen, "admin-800x600")
+    finally:
+        cid.close()
+
+
+# ---------------------------------------------------------------------- hot seat
+def test_hot_seat_sit_here_takes_a_cpu_seat_at_its_next_turn(app: App) -> None:
+    table = open_fixed_table(app, name="Ada")
+    session = table.session
+    assert session.local_seats == [0]
+    click(app, table.pause_button.rect.center)
+    frames(app, 2)
+    assert table.show_pause() and table.sit_button.visible
+    click(app, table.sit_button.rect.center)
+    pick = app.top
+    assert isinstance(pick, SeatPickOverlay) and pick.hot
+    assert [b.label for _, b in pick.seat_buttons][0] == "Sit at Blue CPU (Tricky)"
+    # no name: asked for one, nothing changes
+    click(app, pick.seat_buttons[0][1].rect.center)
+    assert pick.message == "Type your name first." and app.top is pick
+    click(app, pick.name_input.rect.center)  # type: ignore[union-attr]
+    type_text(app, "Bo")
+    app.frame(1 / 60)
+    shot(app.screen, "sit-here-1280x720")
+    click(app, pick.seat_buttons[0][1].rect.center)
+    assert app.top is table
+    assert table.message == "Bo takes Blue at its next turn"
+    assert session.local_seats == [0]  # not yet: Blue's next turn
+    table.ready()
+    # Ada plays; at Blue's turn the seat is Bo's, on this screen (the cover then works)
+    def go() -> bool:
+        if table.my_turn() and table.legal_plays() and session.screen_seat() == 0:
+            table._move_chosen(0)
+        return session.local_seats == [0, 1]
+    assert pump(app, go, 20)
+    assert session.seats[1]["kind"] == "person" and session.seats[1]["name"] == "Bo"
+    assert session.seats[1]["local"]
