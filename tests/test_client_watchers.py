@@ -37,6 +37,12 @@ def pump(app: App, until: Callable[[], bool], seconds: float = 10.0) -> bool:
     return client_app.pump(app, until, seconds)
 
 
+def tick(scene: TrackTableScene) -> bool:
+    """One frame of a scene drawn off screen (True, for ``pump``'s conditions)."""
+    scene.update(1 / 60)
+    return True
+
+
 def shot(surf: pygame.Surface, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surf, str(SHOTS / f"{name}.png"))
@@ -66,7 +72,8 @@ def test_a_watchers_line_follows_its_request() -> None:
     w = _FakeWatcher([])
     assert watcher_line(w) == w.watch_note  # type: ignore[arg-type]
     w.public["asks"] = [{"seat": 1, "watcher": 3, "name": "Eve", "accepted": False}]
-    assert watcher_line(w) == w.watch_note  # type: ignore[arg-type]  (someone else's)
+    # someone else's request: still the note
+    assert watcher_line(w) == w.watch_note  # type: ignore[arg-type]
     w.public["asks"] = [{"seat": 2, "watcher": 2, "name": "Cid", "accepted": False}]
     assert watcher_line(w) == "Waiting for the host: you asked for Yellow"  # type: ignore[arg-type]
     w.public["asks"][0]["accepted"] = True
@@ -139,8 +146,10 @@ def test_a_late_guest_watches_asks_for_a_seat_and_gets_its_hand(app: App) -> Non
         labels = [b.label for _, b in pick.seat_buttons]
         assert labels == ["Ask for Blue CPU (Tricky)", "Ask for Yellow CPU (Tricky)",
                           "Ask for Green CPU (Tricky)"]
-        app.frame(1 / 60)
-        shot(app.screen, "ask-for-a-seat-1280x720")
+        pick.relayout((1280, 720))
+        watcher.draw(surf)
+        pick.draw(surf)  # the panel over the watcher's own screen
+        shot(surf, "ask-for-a-seat-1280x720")
         click(app, pick.seat_buttons[0][1].rect.center)
         assert app.top is host_table
         assert watcher.message == "Asked for Blue: waiting for the host"
@@ -161,6 +170,8 @@ def test_a_late_guest_watches_asks_for_a_seat_and_gets_its_hand(app: App) -> Non
         click(app, accept.rect.center)
         assert admin.message == "Blue changes hands at its next turn."
         assert pump(app, step(lambda: watcher_line(cid) == "You take Blue at its next turn"))
+        watcher.update(1 / 60)
+        assert not watcher.ask_button.visible  # nothing more to ask for
         watcher.draw(surf)
         shot(surf, "watcher-accepted-1280x720")
         admin.back()
@@ -193,20 +204,22 @@ def test_a_watcher_at_800x600_and_a_refused_request_in_words(app: App) -> None:
         assert pump(app, lambda: (cid.poll(), bool(cid.seats))[1])  # joined: the snapshot
         watcher = TrackTableScene(app, cid)  # type: ignore[arg-type]
         watcher.relayout((800, 600))
-        assert pump(app, lambda: (watcher.update(1 / 60), cid.watcher is not None)[1]
-                    and bool(cid.seats))
+        assert pump(app, lambda: tick(watcher) and cid.watcher is not None)
         surf = pygame.Surface((800, 600))
         watcher.draw(surf)
         shot(surf, "watcher-800x600")
         # a person's seat cannot be asked for: the host's refusal comes back in words
         assert cid.ask_seat(0).ok  # sent
-        assert pump(app, lambda: (watcher.update(1 / 60), cid.refusal is not None)[1])
+        assert pump(app, lambda: tick(watcher) and cid.refusal is not None)
         assert "only a CPU seat can be asked for" in str(cid.refusal)
         watcher.ask_for_seat()
-        assert isinstance(app.top, SeatPickOverlay)
-        app.frame(1 / 60)
-        shot(app.screen, "ask-for-a-seat-800x600")
-        app.top.back()
+        pick = app.top
+        assert isinstance(pick, SeatPickOverlay)
+        pick.relayout((800, 600))
+        watcher.draw(surf)
+        pick.draw(surf)
+        shot(surf, "ask-for-a-seat-800x600")
+        pick.back()
         assert pump(app, lambda: host.watchers() != [])
         host_table.admin()
         frames(app)
@@ -226,7 +239,9 @@ def test_hot_seat_sit_here_takes_a_cpu_seat_at_its_next_turn(app: App) -> None:
     click(app, table.sit_button.rect.center)
     pick = app.top
     assert isinstance(pick, SeatPickOverlay) and pick.hot
-    assert [b.label for _, b in pick.seat_buttons][0] == "Sit at Blue CPU (Tricky)"
+    assert [b.label for _, b in pick.seat_buttons] == ["Sit at Blue CPU (Tricky)",
+                                                      "Sit at Yellow CPU (Tricky)",
+                                                      "Sit at Green CPU (Tricky)"]
     # no name: asked for one, nothing changes
     click(app, pick.seat_buttons[0][1].rect.center)
     assert pick.message == "Type your name first." and app.top is pick

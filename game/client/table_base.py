@@ -43,7 +43,7 @@ from game.client.anim import Anim, TableClock, Timeline, Wait
 from game.client.board import draw_peg
 from game.client.movelog import LogEntry, MoveLog
 from game.client.scene import Scene
-from game.client.watchers import SeatPickOverlay, cpu_seats, watcher_line, watching_line
+from game.client.watchers import SeatPickOverlay, cpu_seats, my_ask, watcher_line, watching_line
 from game.client.widgets import Button, Choice, Toggle, Widget
 from game.table import SPEEDS
 
@@ -403,8 +403,9 @@ class TableScene(Scene):
                 w = max(lr.w, self.px(360))
                 b.rect = pygame.Rect(lr.centerx - w // 2, y, w, lr.h)
                 y += lr.h + self.px(10)
+        ask = my_ask(s)
         self.ask_button.visible = self.watching() and playing and not show and \
-            bool(cpu_seats(s))
+            bool(cpu_seats(s)) and not (ask is not None and ask.get("accepted"))
 
     def watching_text(self) -> str | None:
         """Who is watching, for the table's info line (None: nobody)."""
