@@ -23,7 +23,8 @@ from tests import client_app
 from tests.client_app import close_app, open_fixed_table, table_app
 from tests.client_testing import click, frames, key, resize, type_text
 
-SHOTS = Path(os.environ.get("TEE_TABLE_SHOTS", "/tmp/watch-shots"))
+#: Where the screenshots go (TEE_TABLE_SHOTS=/some/folder); unset: none are written.
+SHOTS = os.environ.get("TEE_TABLE_SHOTS", "")
 
 
 @pytest.fixture
@@ -44,8 +45,10 @@ def tick(scene: TrackTableScene) -> bool:
 
 
 def shot(surf: pygame.Surface, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(surf, str(SHOTS / f"{name}.png"))
+    if not SHOTS:
+        return
+    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surf, str(Path(SHOTS) / f"{name}.png"))
 
 
 # ---------------------------------------------------------------------- the words
@@ -78,6 +81,9 @@ def test_a_watchers_line_follows_its_request() -> None:
     assert watcher_line(w) == "Waiting for the host: you asked for Yellow"  # type: ignore[arg-type]
     w.public["asks"][0]["accepted"] = True
     assert watcher_line(w) == "You take Yellow at its next turn"  # type: ignore[arg-type]
+    assert watcher_line(w, short=True) == "You take Yellow at its next turn"  # type: ignore[arg-type]
+    w.public["asks"] = []
+    assert watcher_line(w, short=True) == "You are watching"  # type: ignore[arg-type]
     w.tokens = {2: "tok"}
     assert watcher_line(w) is None  # type: ignore[arg-type]
 
@@ -236,6 +242,7 @@ def test_hot_seat_sit_here_takes_a_cpu_seat_at_its_next_turn(app: App) -> None:
     click(app, table.pause_button.rect.center)
     frames(app, 2)
     assert table.show_pause() and table.sit_button.visible
+    shot(app.screen, "pause-sit-here-1280x720")
     click(app, table.sit_button.rect.center)
     pick = app.top
     assert isinstance(pick, SeatPickOverlay) and pick.hot
@@ -247,6 +254,7 @@ def test_hot_seat_sit_here_takes_a_cpu_seat_at_its_next_turn(app: App) -> None:
     assert pick.message == "Type your name first." and app.top is pick
     click(app, pick.name_input.rect.center)  # type: ignore[union-attr]
     type_text(app, "Bo")
+    assert pick.message == ""  # typing clears the prompt
     app.frame(1 / 60)
     shot(app.screen, "sit-here-1280x720")
     click(app, pick.seat_buttons[0][1].rect.center)
@@ -262,3 +270,30 @@ def test_hot_seat_sit_here_takes_a_cpu_seat_at_its_next_turn(app: App) -> None:
     assert pump(app, go, 20)
     assert session.seats[1]["kind"] == "person" and session.seats[1]["name"] == "Bo"
     assert session.seats[1]["local"]
+
+
+def test_the_lobby_shows_who_is_watching(app: App) -> None:
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)  # Host a game
+    nt = app.top
+    assert isinstance(nt, screens.NewTableScene)
+    click(app, nt.start_button.rect.center)
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene), nt.error
+    session = lobby.session
+    assert pump(app, lambda: bool(session.seats) and session.local_seats == [0])
+    link = session.link.replace("0.0.0.0", "127.0.0.1")
+    watchers = [Client(link, name, watch=True).start() for name in ("Cid", "Dee")]
+    try:
+        assert pump(app, lambda: [w["name"] for w in session.watchers()] == ["Cid", "Dee"])
+        assert watching_line(session.public) == "Watching: Cid, Dee"
+        frames(app)
+        shot(app.screen, "lobby-watching-1280x720")
+        resize(app, 800, 600)
+        frames(app, 2)
+        shot(app.screen, "lobby-watching-800x600")
+        # nobody took a seat by watching: the lobby still has the host and CPUs
+        assert [s["kind"] for s in session.seats] == ["person", "cpu", "cpu", "cpu"]
+    finally:
+        for w in watchers:
+            w.close()

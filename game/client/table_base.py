@@ -420,9 +420,11 @@ class TableScene(Scene):
         a = self.stage.assets
         r = self.hand_rect
         surf.blit(a.nine_slice("panel", r.size, 14), r)
-        t = a.fit_text(line, self.px(26), theme.ACCENT, r.w - 20)
+        size = max(14, self.px(24))
         bh = self.px(48)
-        surf.blit(t, t.get_rect(midtop=(r.centerx, r.y + self.px(12))))
+        for k, text in enumerate(a.wrap(line, size, r.w - 20)[:2]):
+            t = a.text(text, size, theme.ACCENT)
+            surf.blit(t, t.get_rect(midtop=(r.centerx, r.y + self.px(10) + k * int(size * 1.2))))
         bw = min(self.px(300), r.w - 20)
         self.ask_button.rect = pygame.Rect(r.centerx - bw // 2, r.bottom - bh - self.px(12),
                                            bw, bh)
@@ -961,7 +963,7 @@ class TableScene(Scene):
 
     def status_line(self) -> str | None:
         """The status line: the message, else what the connection is doing (LAN), else None."""
-        return self.message or self.connection_note() or watcher_line(self.session)
+        return self.message or self.connection_note() or watcher_line(self.session, short=True)
 
     #: Keys that tap Ready on the pause overlay (Esc too: back to the game).
     READY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r, pygame.K_p,

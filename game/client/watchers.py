@@ -58,8 +58,9 @@ def my_ask(session: Session) -> dict[str, Any] | None:
     return None
 
 
-def watcher_line(session: Session) -> str | None:
-    """This screen's own line while it watches (None: it holds a seat, or watches nothing)."""
+def watcher_line(session: Session, short: bool = False) -> str | None:
+    """This screen's own line while it watches (None: it holds a seat, or watches nothing);
+    ``short``: "You are watching" instead of the welcome's whole note (a status line)."""
     if getattr(session, "watcher", None) is None or session.tokens:
         return None
     ask = my_ask(session)
@@ -69,7 +70,7 @@ def watcher_line(session: Session) -> str | None:
             return f"You take {colour} at its next turn"
         return f"Waiting for the host: you asked for {colour}"
     note = str(getattr(session, "watch_note", "") or "")
-    return note or "You are watching"
+    return "You are watching" if short or not note else note
 
 
 def cpu_seats(session: Session) -> list[int]:
@@ -103,7 +104,8 @@ class SeatPickOverlay(Scene):
         self.title = "Sit here" if hot else "Ask for a seat"
         self.name_input: TextInput | None = None
         if hot:
-            self.name_input = TextInput("Your name", "", 16, placeholder="type a name")
+            self.name_input = TextInput("Your name", "", 16, placeholder="type a name",
+                                        on_change=self._typed)
             self.form.add(self.name_input)
         self.seat_buttons: list[tuple[int, Button]] = []
         for i in cpu_seats(session):
@@ -117,6 +119,9 @@ class SeatPickOverlay(Scene):
         if self.name_input is not None:
             self.form.focus(self.name_input)
         self.box = pygame.Rect(0, 0, 0, 0)
+
+    def _typed(self, _text: str) -> None:
+        self.message = ""
 
     def pick(self, seat: int) -> None:
         colour = colour_name(seat)
