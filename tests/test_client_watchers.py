@@ -283,8 +283,11 @@ def test_the_lobby_shows_who_is_watching(app: App) -> None:
     session = lobby.session
     assert pump(app, lambda: bool(session.seats) and session.local_seats == [0])
     link = session.link.replace("0.0.0.0", "127.0.0.1")
-    watchers = [Client(link, name, watch=True).start() for name in ("Cid", "Dee")]
-    try:
+    watchers = [Client(link, "Cid", watch=True).start()]
+    try:  # one after the other: the list is in the order they came
+        assert pump(app, lambda: [w["name"] for w in session.watchers()] == ["Cid"])
+        assert watching_line(session.public) == "Watching: Cid"
+        watchers.append(Client(link, "Dee", watch=True).start())
         assert pump(app, lambda: [w["name"] for w in session.watchers()] == ["Cid", "Dee"])
         assert watching_line(session.public) == "Watching: Cid, Dee"
         frames(app)

@@ -420,14 +420,19 @@ class TableScene(Scene):
         a = self.stage.assets
         r = self.hand_rect
         surf.blit(a.nine_slice("panel", r.size, 14), r)
-        size = max(14, self.px(24))
-        bh = self.px(48)
-        for k, text in enumerate(a.wrap(line, size, r.w - 20)[:2]):
+        size = max(13, self.px(22))
+        y = r.y + self.px(8)
+        lines = a.wrap(line, size, r.w - 20)[:2]
+        if len(lines) * int(size * 1.2) + self.px(64) > r.h:  # a small window: the short line
+            lines = a.wrap(str(watcher_line(self.session, short=True)), size, r.w - 20)[:1]
+        for text in lines:
             t = a.text(text, size, theme.ACCENT)
-            surf.blit(t, t.get_rect(midtop=(r.centerx, r.y + self.px(10) + k * int(size * 1.2))))
+            surf.blit(t, t.get_rect(midtop=(r.centerx, y)))
+            y += int(size * 1.2)
         bw = min(self.px(300), r.w - 20)
-        self.ask_button.rect = pygame.Rect(r.centerx - bw // 2, r.bottom - bh - self.px(12),
-                                           bw, bh)
+        by = max(y + self.px(4), r.bottom - self.px(60))
+        self.ask_button.rect = pygame.Rect(r.centerx - bw // 2, by, bw,
+                                           max(self.px(30), min(self.px(48), r.bottom - by - 4)))
         if self.ask_button.visible:
             self.ask_button.draw(surf, a)
         return True
@@ -841,7 +846,7 @@ class TableScene(Scene):
         self.rematch_button.visible = ended and self.can_rematch()
         # an overlay (pause, end of game) holds the focus: nothing under it takes Tab or keys
         overlay = show or over
-        self.pause_button.visible = not overlay
+        self.pause_button.visible = not overlay and not self.watching()  # watchers: no Pause
         self.admin_button.visible = self.session.is_host and not overlay
         self._pause_extras(show and not over)
         for w in self.leading_widgets():
