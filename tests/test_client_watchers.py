@@ -300,3 +300,34 @@ def test_the_lobby_shows_who_is_watching(app: App) -> None:
     finally:
         for w in watchers:
             w.close()
+
+
+def test_a_trash_watcher_sees_the_table_and_may_ask(app: App) -> None:
+    from game.client.layout_scene import LayoutTableScene
+    from game.client.net_session import host_table
+    from game.cpu_worker import SyncCpu
+
+    host = host_table("layout", {"seats": 3}, "Ann", "blitz", SyncCpu(), bind="127.0.0.1",
+                      port=0, discovery=None)
+    try:
+        assert pump(app, lambda: (host.poll(), bool(host.seats) and host.tokens != {})[1])
+        assert host.start().ok
+        assert pump(app, lambda: (host.poll(), host.phase == "playing")[1])
+        cid = NetSession(Client(host.link.replace("0.0.0.0", "127.0.0.1"), "Cid").start())
+        try:
+            assert pump(app, lambda: (cid.poll(), bool(cid.seats))[1])
+            for size in ((1280, 720), (800, 600)):
+                watcher = LayoutTableScene(app, cid)  # type: ignore[arg-type]
+                watcher.relayout(size)
+                assert pump(app, lambda w=watcher: tick(w) and cid.watcher is not None)
+                surf = pygame.Surface(size)
+                watcher.draw(surf)
+                assert watcher.watching() and watcher.ask_button.visible
+                assert not watcher.pause_button.visible  # a watcher cannot pause
+                assert watcher.status_line() == "You are watching"
+                assert cid.view()["seat"] is None
+                shot(surf, f"trash-watcher-{size[0]}x{size[1]}")
+        finally:
+            cid.close()
+    finally:
+        host.close()

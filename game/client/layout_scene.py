@@ -538,8 +538,10 @@ class LayoutTableScene(TableScene):
         else:
             surf.blit(info, info.get_rect(midleft=(dr.right + self.px(30), dr.centery)))
         self.form.draw(surf, a)
-        if me is None:
-            self.draw_watching(surf)  # a watcher: its line and Ask for a seat
+        if self.watching():  # a watcher (its line is the status): Ask for a seat, top right
+            pr = self.pause_button.rect
+            self.place_ask_button(surf, pygame.Rect(pr.right - self.px(250), pr.y,
+                                                    self.px(250), pr.h))
         mine = self.place_rects.get(me)
         if self.piles_beside and mine:
             # left of my layout, above the spot where a wild card waits

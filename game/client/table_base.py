@@ -437,6 +437,12 @@ class TableScene(Scene):
             self.ask_button.draw(surf, a)
         return True
 
+    def place_ask_button(self, surf: pygame.Surface, rect: pygame.Rect) -> None:
+        """Ask for a seat at ``rect`` (a scene whose hand area shows a seat's public cards)."""
+        self.ask_button.rect = rect
+        if self.ask_button.visible:
+            self.ask_button.draw(surf, self.stage.assets)
+
     def leave_table(self) -> None:
         """Leave table / Back to title: a game in progress asks first (it is saved)."""
         if self.public["phase"] != "playing":
