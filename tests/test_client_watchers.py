@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pygame
@@ -15,9 +16,9 @@ from game.client import screens
 from game.client.app import App
 from game.client.lobby import LobbyScene
 from game.client.net_session import NetSession
-from game.client.table_base import AdminOverlay
+from game.client.table_base import AdminOverlay, SeatPickOverlay, TableScene
 from game.client.table_scene import TrackTableScene
-from game.client.watchers import SeatPickOverlay, watcher_line, watching_line
+from game.client.watchers import watcher_line, watching_line
 from net.client import Client
 from tests import client_app
 from tests.client_app import close_app, open_fixed_table, table_app
@@ -38,7 +39,12 @@ def pump(app: App, until: Callable[[], bool], seconds: float = 10.0) -> bool:
     return client_app.pump(app, until, seconds)
 
 
-def tick(scene: TrackTableScene) -> bool:
+def watching(scene: TableScene, session: NetSession) -> bool:
+    """One frame of a watcher's scene; True once its session watches."""
+    return tick(scene) and session.watcher is not None
+
+
+def tick(scene: TableScene) -> bool:
     """One frame of a scene drawn off screen (True, for ``pump``'s conditions)."""
     scene.update(1 / 60)
     return True
@@ -319,7 +325,7 @@ def test_a_trash_watcher_sees_the_table_and_may_ask(app: App) -> None:
             for size in ((1280, 720), (800, 600)):
                 watcher = LayoutTableScene(app, cid)  # type: ignore[arg-type]
                 watcher.relayout(size)
-                assert pump(app, lambda w=watcher: tick(w) and cid.watcher is not None)
+                assert pump(app, partial(watching, watcher, cid))
                 surf = pygame.Surface(size)
                 watcher.draw(surf)
                 assert watcher.watching() and watcher.ask_button.visible

@@ -1,7 +1,8 @@
 """What both table scenes share (the track game's board and Trash's layouts build on it):
 reading the session every frame and handing its messages to the scene, the animation
 timeline and its clock, messages and the status line, hints, seat plates' names, the pause
-and results overlays, ADMIN, the hot-seat cover, and the whole-click rule for the table's
+and results overlays, ADMIN, the seat-picking panel (a watcher's Ask for a seat, the hot
+seat's Sit here), the hot-seat cover, and the whole-click rule for the table's
 own mouse targets.
 
 A table scene subclasses :class:`TableScene` and fills in: ``layout``, ``draw``,
@@ -33,6 +34,7 @@ stay in the one base.)
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -43,8 +45,8 @@ from game.client.anim import Anim, TableClock, Timeline, Wait
 from game.client.board import draw_peg
 from game.client.movelog import LogEntry, MoveLog
 from game.client.scene import Scene
-from game.client.watchers import SeatPickOverlay, cpu_seats, my_ask, watcher_line, watching_line
-from game.client.widgets import Button, Choice, Toggle, Widget
+from game.client.watchers import cpu_seats, my_ask, seat_words, watcher_line, watching_line
+from game.client.widgets import Button, Choice, TextInput, Toggle, Widget
 from game.table import SPEEDS
 
 if TYPE_CHECKING:
@@ -1030,6 +1032,94 @@ def _chain(first: Any, then: Any) -> Any:
         first()
         then()
     return both
+
+
+class SeatPickOverlay(Scene):
+    """Pick a CPU seat: a watcher asks for it (``hot=False``), or a person at this screen
+    types a name and sits in it at its next turn (``hot=True``, ``Session.take_seat``)."""
+
+    overlay = True
+    name = "seat_pick"
+    session: Session
+
+    def __init__(self, stage: Stage, session: Session, hot: bool = False,
+                 on_done: Callable[[str], None] | None = None) -> None:
+        super().__init__(stage)
+        self.session = session
+        self.hot = hot
+        self.on_done = on_done
+        self.title = "Sit here" if hot else "Ask for a seat"
+        self.name_input: TextInput | None = None
+        if hot:
+            self.name_input = TextInput("Your name", "", 16, placeholder="type a name",
+                                        on_change=self._typed)
+            self.form.add(self.name_input)
+        self.seat_buttons: list[tuple[int, Button]] = []
+        for i in cpu_seats(session):
+            label = ("Sit at " if hot else "Ask for ") + seat_words(session.seats[i])
+            b = Button(label, partial(self.pick, i))
+            self.seat_buttons.append((i, b))
+            self.form.add(b)
+        self.close_button = Button("Close", self.back)
+        self.form.add(self.close_button)
+        self.message = "" if self.seat_buttons else "No CPU seat is free to take."
+        if self.name_input is not None:
+            self.form.focus(self.name_input)
+        self.box = pygame.Rect(0, 0, 0, 0)
+
+    def _typed(self, _text: str) -> None:
+        self.message = ""
+
+    def pick(self, seat: int) -> None:
+        colour = theme.SEAT_COLOUR_NAMES[seat % 8]
+        if self.hot:
+            name = self.name_input.text.strip() if self.name_input is not None else ""
+            if not name:
+                self.message = "Type your name first."
+                return
+            r = self.session.take_seat(seat, name)
+            if not r.ok:
+                self.message = r.message
+                return
+            done = f"{name} takes {colour} at its next turn"
+        else:
+            r = self.session.ask_seat(seat)
+            if not r.ok:
+                self.message = r.message
+                return
+            done = f"Asked for {colour}: waiting for the host"
+        if self.on_done is not None:
+            self.on_done(done)
+        if self.stage.top is self:
+            self.stage.pop()
+
+    def layout(self, w: int, h: int) -> None:
+        bw = min(self.px(560), int(w * 0.9))
+        shown: list[Any] = [*([self.name_input] if self.name_input is not None else []),
+                            *[b for _, b in self.seat_buttons], self.close_button]
+        step = min(self.px(62), max(self.px(40), (h - self.px(150)) // len(shown)))
+        bh = self.px(120) + len(shown) * step
+        self.box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
+        y = self.box.y + self.px(70)
+        for wd in shown:
+            wd.rect = pygame.Rect(self.box.x + self.px(20), y, bw - self.px(40),
+                                  step - self.px(12))
+            y += step
+
+    def draw(self, surf: pygame.Surface) -> None:
+        a = self.stage.assets
+        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 120))
+        surf.blit(shade, (0, 0))
+        pygame.draw.rect(surf, theme.BG, self.box, border_radius=14)
+        surf.blit(a.nine_slice("panel", self.box.size, 14), self.box)
+        t = a.text(self.title, self.px(40), theme.ACCENT)
+        surf.blit(t, t.get_rect(midtop=(self.box.centerx, self.box.y + self.px(14))))
+        self.form.draw(surf, a)
+        if self.message:
+            m = a.fit_text(self.message, self.px(20), theme.ACCENT2, self.box.w - 20)
+            surf.blit(m, m.get_rect(midbottom=(self.box.centerx, self.box.bottom - self.px(8))))
+
 
 
 #: The turn clock's choices in ADMIN: seconds at normal speed (the table scales them by its
