@@ -337,3 +337,59 @@ def test_a_trash_watcher_sees_the_table_and_may_ask(app: App) -> None:
             cid.close()
     finally:
         host.close()
+
+
+def test_a_person_leaving_for_good_leaves_the_seat_to_a_watcher(app: App) -> None:
+    from game.client.net_session import host_table
+    from game.cpu_worker import SyncCpu
+
+    host = host_table("track", {"rules": "classic", "seats": 4}, "Ann", "blitz", SyncCpu(),
+                      bind="127.0.0.1", port=0, discovery=None)
+    link = host.link.replace("0.0.0.0", "127.0.0.1")
+    bea = cid = None
+    try:
+        assert pump(app, lambda: (host.poll(), host.tokens != {})[1])
+        bea = NetSession(Client(link, "Bea").start())
+        assert pump(app, lambda: (host.poll(), bea.poll(), bea.tokens != {})[2])
+        seat = bea.local_seats[0]
+        assert host.start().ok and bea.ready().ok
+        assert pump(app, lambda: (host.poll(), bea.poll(), bea.phase == "playing")[2])
+        host_scene = TrackTableScene(app, host)  # type: ignore[arg-type]
+        bea_scene = TrackTableScene(app, bea)  # type: ignore[arg-type]
+        for sc in (host_scene, bea_scene):
+            sc.relayout((1280, 720))
+        cid = NetSession(Client(link, "Cid").start())
+
+        def run(cond: Callable[[], bool]) -> Callable[[], bool]:
+            def both() -> bool:
+                assert cid is not None
+                cid.poll()
+                for sc in (host_scene, bea_scene):
+                    sc.update(1 / 60)
+                    if sc.my_turn() and sc.legal_plays():
+                        sc._move_chosen(0)
+                return cond()
+            return both
+
+        assert pump(app, run(lambda: [w["name"] for w in bea.watchers()] == ["Cid"]))
+        assert bea.pause().ok
+        assert pump(app, run(lambda: bea_scene.show_pause() and
+                             bea_scene.give_buttons[0].visible))
+        give = bea_scene.give_buttons[0]
+        assert give.label == "Leave my seat to Cid"
+        assert not bea_scene.give_buttons[1].visible
+        surf = pygame.Surface((1280, 720))
+        bea_scene.draw(surf)
+        shot(surf, "pause-leave-my-seat-1280x720")
+        give.on_press()
+        assert bea_scene.message == "Your seat goes to Cid at its next turn"
+        host.ready()
+        bea.ready()
+        assert pump(app, run(lambda: cid.tokens.keys() == {seat}), 30)
+        assert cid.seats[seat]["name"] == "Cid" and cid.seats[seat]["kind"] == "person"
+        assert "Bea" in (cid.seats[seat].get("played") or [])  # played, not won
+    finally:
+        for s in (cid, bea):
+            if s is not None:
+                s.close()
+        host.close()
