@@ -49,6 +49,9 @@ __all__ = ["Conn", "Host", "HostThread", "Limits", "TokenBucket"]
 
 log = logging.getLogger("net.host")
 
+#: The host's tick loop sleeps at most this long when nothing is due (seconds).
+IDLE_TICK = 0.25
+
 
 class Host:
     """See the module docstring. ``code`` defaults to a fresh one."""
@@ -86,6 +89,10 @@ class Host:
         self.discovery_bind = discovery
         self.advertise = advertise
         self.tick_interval = tick_interval
+        #: The longest the tick loop sleeps when nothing is due (an intent or a connection
+        #: wakes it at once): an empty lobby costs a few wake-ups a second, not fifty.
+        self.idle_interval = max(tick_interval, IDLE_TICK)
+        self._wake: asyncio.Event | None = None
         self.limits = limits or Limits()
         self.on_change = on_change
         self.conns: set[Conn] = set()
@@ -196,9 +203,30 @@ class Host:
 
     # --- ticking ---------------------------------------------------------------------------
 
+    def poke(self) -> None:
+        """Something happened (an intent, a connection): the tick loop looks now."""
+        if self._wake is not None:
+            self._wake.set()
+
+    def _next_sleep(self) -> float:
+        """How long the tick loop may sleep: a tick's worth while a CPU or stand-in play is due
+        (its answer comes from another process), else until it is due, at most
+        :attr:`idle_interval` (the table's clock may run faster than the wall's in tests)."""
+        table = self.glue.table
+        due = table.next_due()
+        if due is None:
+            return self.idle_interval
+        left = due - table.clock_now()
+        if left <= 0:
+            return self.tick_interval
+        return min(self.idle_interval, max(self.tick_interval, left))
+
     async def _tick_loop(self) -> None:
+        self._wake = asyncio.Event()
         while True:
-            await asyncio.sleep(self.tick_interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._next_sleep())
+            self._wake.clear()
             try:
                 self.glue.tick()
                 self._flush()
@@ -451,6 +479,7 @@ class Host:
         c.joined = True
         self.stats["accepted"] += 1
         self.glue.connected(token, True)
+        self.poke()
         self._welcome(c)
         self._flush()
         return True
@@ -528,6 +557,7 @@ class Host:
             await self._dispatch(c, msg)
 
     async def _dispatch(self, c: Conn, msg: dict[str, Any]) -> None:
+        self.poke()
         assert c.token is not None
         t = msg["t"]
         if t == "ping":

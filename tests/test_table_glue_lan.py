@@ -92,3 +92,28 @@ def test_a_removed_guest_is_told_bye_and_comes_back_only_to_watch() -> None:
     finally:
         ht.stop()
         table.close()
+
+
+def test_an_idle_host_sleeps_and_an_intent_wakes_it() -> None:
+    """Issue 20: an empty lobby wakes the host's tick loop a few times a second, not fifty (an
+    intent or a connection wakes it at once: ``Host.poke``)."""
+    table = Table.create("layout", {"seats": 2, "layout_size": 3}, 5,
+                         [SeatSpec("person", "Hostess"), SeatSpec("cpu", level="easy")],
+                         clock=time.monotonic, host_seat=0, cpu=SyncCpu(), fsync=False)
+    ht = HostThread(table, bind="127.0.0.1", port=0, discovery=None).start()
+    try:
+        assert ht.host is not None
+        ticks: list[float] = []
+        real = ht.host.glue.tick
+
+        def counting() -> int:
+            ticks.append(time.monotonic())
+            return real()
+
+        ht.call(lambda h: setattr(h.glue, "tick", counting))
+        time.sleep(1.0)
+        idle = len(ticks)
+        assert 1 <= idle <= 6, idle  # 4 a second at most (it was 50)
+    finally:
+        ht.stop()
+        table.close()

@@ -1,6 +1,7 @@
 """The lobby: seats drawn as the board's colours; tap a colour to sit there (tap again to stand
 up; tap more colours for a hot-seat game), set each CPU's difficulty right there, see the team
-symbols, then Start.
+symbols, then Start. A hosted table that serves phones shows their QR code and short address
+at the right (issue 18, ``docs/web.md``).
 
 Keys: Left / Right pick a seat, Space sits or stands there, 1 / 2 / 3 set the picked CPU's
 level to Easy / Tricky / Nasty, Enter (or S) starts (a guest: Enter is Ready), Esc goes back.
@@ -59,6 +60,7 @@ class LobbyScene(Scene):
         self.ready_button = Button("Ready", self.ready, hotkey=pygame.K_r)
         self.ready_button.visible = False
         self.back_button = Button("Back", self.back)
+        self.qr_rect = pygame.Rect(0, 0, 0, 0)  # the phones' QR code (issue 18)
         # hot seat: the name of the person at the picked local seat (shown with 2+ of them)
         self.name_input = TextInput("Name", "", 24, self._typed, lambda _t: self.commit_name(),
                                     placeholder="who sits here? then Enter")
@@ -88,9 +90,11 @@ class LobbyScene(Scene):
         n = len(self.session.seats)
         cols = max(1, n if n <= 4 else (n + 1) // 2)
         rows = 1 if n <= 4 else 2
-        cw = min(self.px(250), int(w * 0.92) // cols)
+        self.layout_phones(w, h)
+        sw = self.qr_rect.x if self.qr_rect.w else w  # the seats' width: left of the QR code
+        cw = min(self.px(250), int(sw * 0.92) // cols)
         ch = min(self.px(210), int(h * 0.62) // rows)
-        x0 = (w - cw * cols) // 2
+        x0 = (sw - cw * cols) // 2
         y0 = self.px(120)
         self.seat_rects = []
         self.level_rects = []
@@ -110,6 +114,44 @@ class LobbyScene(Scene):
         self.ready_button.rect = self.start_button.rect.copy()
         nw = min(self.px(560), int(w * 0.9))
         self.name_input.rect = pygame.Rect((w - nw) // 2, by - self.px(118), nw, self.px(46))
+
+    # phones --------------------------------------------------------------------
+    def web_url(self) -> str | None:
+        """The phones' link when this program hosts a table that serves them, else None."""
+        ht = self.session.host_thread if self.session.remote else None
+        url = getattr(ht, "web_url", None) if ht is not None else None
+        return str(url) if url else None
+
+    def layout_phones(self, w: int, h: int) -> None:
+        """The QR code's column at the right (none when the table serves no phones)."""
+        if self.web_url() is None:
+            self.qr_rect = pygame.Rect(0, 0, 0, 0)
+            return
+        from game.client.qr import qr_surface
+
+        room = max(min(self.px(270), h - self.px(330)), min(215, w // 3))  # 200+ px at 800
+        side = qr_surface(str(self.web_url()), room).get_width()  # whole pixels per module
+        self.qr_rect = pygame.Rect(w - side - self.px(16), self.px(112), side, side)
+
+    def draw_phones(self, surf: pygame.Surface) -> None:
+        """The QR code of the phones' link, the short address under it."""
+        url = self.web_url()
+        if url is None or not self.qr_rect.w:
+            return
+        from game.client.qr import qr_surface, short_url
+
+        a = self.stage.assets
+        img = qr_surface(url, self.qr_rect.w)
+        surf.blit(img, self.qr_rect)
+        cx, width = self.qr_rect.centerx, self.qr_rect.w + self.px(20)
+        t = a.fit_text("Phones: scan, or open", self.px(20), theme.TEXT_DIM, width)
+        surf.blit(t, t.get_rect(midtop=(cx, self.qr_rect.bottom + self.px(6))))
+        t = a.fit_text(short_url(url), self.px(22), theme.ACCENT, width)
+        surf.blit(t, t.get_rect(midtop=(cx, self.qr_rect.bottom + self.px(30))))
+        if self.session.table_screen:  # the host plays on a phone too
+            t = a.fit_text("Table screen: this screen shows the board", self.px(18),
+                           theme.TEXT_DIM, width)
+            surf.blit(t, t.get_rect(midtop=(cx, self.qr_rect.bottom + self.px(58))))
 
     # hot-seat names ------------------------------------------------------------
     def hot_seat(self) -> bool:
@@ -188,7 +230,8 @@ class LobbyScene(Scene):
 
     def start(self) -> None:
         self.commit_name()
-        if not self.session.local_seats:
+        seatless = self.session.table_screen and self.session.is_host  # all on phones
+        if not self.session.local_seats and not seatless:
             self.error = "Tap a colour to sit there first."
             return
         if not self.session.is_host:
@@ -332,12 +375,15 @@ class LobbyScene(Scene):
         code = self.session.code if self.session.remote else ""
         if code:
             link = self.session.link
-            ct = a.fit_text(f"Code  {code}", self.px(48), theme.ACCENT, int(w * 0.94))
-            surf.blit(ct, ct.get_rect(center=(w // 2, self.start_button.rect.y -
-                                              self.px(110))))
-            lt = a.fit_text(f"Link  {link}", self.px(26), theme.TEXT, int(w * 0.94))
-            surf.blit(lt, lt.get_rect(center=(w // 2, self.start_button.rect.y -
-                                              self.px(70))))
+            # beside the phones' QR code when there is one
+            tw = self.qr_rect.x - self.px(16) if self.qr_rect.w else w
+            ct = a.fit_text(f"Code  {code}", self.px(48), theme.ACCENT, int(tw * 0.94))
+            surf.blit(ct, ct.get_rect(center=(tw // 2, self.start_button.rect.y -
+                                               self.px(110))))
+            lt = a.fit_text(f"Link  {link}", self.px(26), theme.TEXT, int(tw * 0.94))
+            surf.blit(lt, lt.get_rect(center=(tw // 2, self.start_button.rect.y -
+                                               self.px(70))))
+        self.draw_phones(surf)
         for i, s in enumerate(self.session.seats):
             cell = self.seat_rects[i]
             colour = theme.seat_colour(self.colour_of(i))

@@ -239,9 +239,22 @@ def host_table(game: str, config: dict[str, Any], name: str, speed: str, cpu: An
                seed: int | None = None, *, cpu_level: str = "tricky",
                code: str | None = None, advertise: str | None = None,
                save_path: str | Path | None = None, resume: str | Path | None = None,
-               fsync: bool = True) -> NetSession:
+               fsync: bool = True, web: bool | None = None,
+               web_port: int | None = None, table_screen: bool | None = None) -> NetSession:
     """Create the authoritative table (or reopen one from its save with ``resume``), host it
     on the LAN, and join it over loopback.
+
+    ``web``: also serve phones (``docs/web.md``: a :class:`net.web.WebConfig` whose
+    ``describe`` is :func:`game.client.describe.describe_token`, so phones see the plays in
+    the moves list's words); None takes ``config["web"]`` (New table's "Phones can join"),
+    else on for a reopened table (the window's tables serve phones) and off for a new one.
+    ``web_port``: its port (None: the TCP port + 1, or any free one when the TCP
+    port is any free one); the link is then ``host_thread.web_url``.
+
+    ``table_screen`` (None: ``config["table_screen"]``, else off): everyone plays on a phone,
+    the host too; this window shows only the board (for a TV). The host then has no seat
+    (every seat starts as a CPU, for the phones to take; the host's program joins with the
+    admin token) and the session's ``table_screen`` is set. A reopened table keeps what it was.
 
     ``save_path``: the new table's save file (None: no save). ``resume``: a save file to
     reopen: the same seats and tokens; with ``code`` (and ``port``) as before, everyone's
@@ -255,25 +268,30 @@ def host_table(game: str, config: dict[str, Any], name: str, speed: str, cpu: An
     from net.codes import DEFAULT_PORT
     from net.host import HostThread
 
+    if web is None:
+        web = bool(config.get("web", resume is not None))
+    if table_screen is None:
+        table_screen = bool(config.get("table_screen", False))
     if resume is not None:
         table = Table.resume(resume, clock=time.monotonic, cpu=cpu, fsync=fsync)
         game = table.game
     else:
-        cfg = {k: v for k, v in config.items() if k != "game"}
+        cfg = {k: v for k, v in config.items() if k not in ("game", "web", "table_screen")}
         rules_seed = secrets.randbits(63) if seed is None else seed
         probe = Table.create(game, cfg, rules_seed, clock=time.monotonic)
         count = probe.seat_count
         probe.close()
-        seats = [SeatSpec("person", name)] + [SeatSpec("cpu", level=cpu_level)
-                                              for _ in range(count - 1)]
+        mine = [] if table_screen else [SeatSpec("person", name)]
+        seats = mine + [SeatSpec("cpu", level=cpu_level) for _ in range(count - len(mine))]
         table = Table.create(game, cfg, rules_seed, seats, clock=time.monotonic, speed=speed,
-                             host_seat=0, cpu=cpu, save_path=save_path, fsync=fsync)
+                             host_seat=None if table_screen else 0, cpu=cpu,
+                             save_path=save_path, fsync=fsync)
     ht = None
     last_error: Exception | None = None
     for p in ([DEFAULT_PORT, 0] if port is None else [port]):
         try:
             ht = HostThread(table, bind=bind, port=p, discovery=discovery, code=code,
-                            advertise=advertise).start()
+                            advertise=advertise, web=_web_config(web, web_port, p)).start()
             break
         except OSError as e:
             last_error = e
@@ -289,8 +307,23 @@ def host_table(game: str, config: dict[str, Any], name: str, speed: str, cpu: An
     session.code = ht.code
     session.link = str(ht.link)
     session.save_path = table.save_path
+    session.table_screen = table.host_seat is None
     print(f"Tee Table: hosting table {ht.code} - join with the code or {ht.link}", flush=True)
+    if ht.web_url:
+        print(f"Tee Table: phones join at {ht.web_url}", flush=True)
     return session
+
+
+def _web_config(web: bool, web_port: int | None, tcp_port: int) -> Any:
+    """The phones' :class:`net.web.WebConfig` for a host on ``tcp_port`` (None: no phones).
+    A host on any free TCP port serves phones on any free port too (its + 1 may be taken)."""
+    if not web:
+        return None
+    from game.client.describe import describe_token
+    from net.web import WebConfig
+
+    port = web_port if web_port is not None else (None if tcp_port else 0)
+    return WebConfig(port=port, describe=describe_token)
 
 
 if TYPE_CHECKING:  # mypy checks that both sessions implement the one Session interface

@@ -209,6 +209,13 @@ OPTION_HELP: dict[str, dict[Any, str]] = {
 SPEED_HELP = {"relaxed": "Relaxed: slow moves and long CPU thinking, easy to follow.",
               "normal": "Normal: every move animated at an easy pace.",
               "brisk": "Brisk: quicker moves and CPUs.", "blitz": "Blitz: as fast as it goes."}
+#: Host a game's "Phones can join" (issue 18, ``docs/web.md``).
+PHONES = [("off", "Off"), ("on", "On"), ("screen", "On, table screen")]
+PHONES_HELP = {
+    "off": "Off: only Tee Table programs join (by the code or the link).",
+    "on": "On: the lobby shows a QR code; a phone that scans it plays in its browser.",
+    "screen": "Table screen: everyone plays on a phone, you too; this screen shows the board.",
+}
 #: A seed deals the same game again (Table.create takes 0..2**64-1; new ones are 63 bits).
 SEED_MAX = 2**64 - 1
 
@@ -249,12 +256,16 @@ class NewTableScene(Scene):
         self.seed = TextInput("Seed", "" if seed is None else str(seed), 20, self._typed,
                               lambda _t: self.start(), placeholder="blank: a new deal")
         self.seed.visible = solo
+        #: Host a game: phones on the LAN may join from their browsers (docs/web.md); "screen":
+        #: everyone plays on a phone and this window shows only the board (table screen).
+        self.phones = Choice("Phones can join", PHONES, "on")
+        self.phones.visible = kind == "host"
         self.start_button = Button("Start" if kind != "host" else "Open the table", self.start)
         self.back_button = Button("Back", self.back)
         self.reopen_button = Button("Reopen a saved table", lambda: stage.show("reopen"))
         for w in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
                   self.last_chance, self.upcard, self.layout_size, self.speed, self.seed,
-                  self.start_button, self.back_button, self.reopen_button):
+                  self.phones, self.start_button, self.back_button, self.reopen_button):
             self.form.add(w)
         if solo:
             self.game.enabled = False
@@ -289,13 +300,19 @@ class NewTableScene(Scene):
                      (self.layout_size, "layout_size")):
             if k in lay and self.game.value == "layout":
                 w.set_options(w.options, lay[k])
+        phones = self._memory("host").get("phones")
+        if self.kind == "host" and phones in dict(PHONES):
+            self.phones.set_options(self.phones.options, phones)
         self._changed(None)
 
     def remember(self) -> None:
         """Keep these choices for next time (a failure to save is shown, never fatal)."""
         setup = {k: dict(v) for k, v in self.stage.settings.setup.items()
                  if isinstance(v, dict)}
-        cfg = {k: v for k, v in self.config().items() if k != "game"}
+        cfg = {k: v for k, v in self.config().items()
+               if k not in ("game", "web", "table_screen")}
+        if self.kind == "host":
+            setup["host"] = {"phones": str(self.phones.value)}
         if self.kind == "solo":
             setup["solo"] = {"rules": cfg["rules"]}
         else:
@@ -338,10 +355,11 @@ class NewTableScene(Scene):
         mouse when Mode changes)."""
         if self.kind == "solo":
             return [self.rules, self.speed, self.seed]
+        host = [self.phones] if self.kind == "host" else []
         if self.game.value == "track":
-            return [self.game, self.rules, self.mode, self.seats, self.teams, self.speed]
+            return [self.game, self.rules, self.mode, self.seats, self.teams, self.speed, *host]
         return [self.game, self.seats, self.wild, self.last_chance, self.upcard,
-                self.layout_size, self.speed]
+                self.layout_size, self.speed, *host]
 
     def help_for(self, w: Widget) -> str:
         """The line under a row: what the option (at its value) does."""
@@ -357,6 +375,8 @@ class NewTableScene(Scene):
                     "CPUs take the rest.")
         if w is self.teams:
             return "How the seats split into teams: partners win together."
+        if w is self.phones:
+            return PHONES_HELP[str(self.phones.value)]
         if w is self.layout_size:
             n = self.layout_size.value
             return ("A layout of 10: the full game." if n == 10 else
@@ -370,15 +390,21 @@ class NewTableScene(Scene):
         return OPTION_HELP[key].get(w.value, "")
 
     def config(self) -> dict[str, Any]:
-        """The game configuration these choices describe."""
+        """The game configuration these choices describe (hosting: with ``web``, whether
+        phones can join, and ``table_screen``, which ``host_table`` takes out of it)."""
+        cfg: dict[str, Any]
         if self.game.value == "layout":
-            return {"game": "layout", "seats": self.seats.value, "wild": self.wild.value,
-                    "last_chance": self.last_chance.value, "upcard": self.upcard.value,
-                    "layout_size": self.layout_size.value}
-        cfg: dict[str, Any] = {"game": "track", "rules": self.rules.value,
-                               "mode": self.mode.value, "seats": self.seats.value}
-        if self.mode.value == "teams":
-            cfg["teams"] = self.teams.value
+            cfg = {"game": "layout", "seats": self.seats.value, "wild": self.wild.value,
+                   "last_chance": self.last_chance.value, "upcard": self.upcard.value,
+                   "layout_size": self.layout_size.value}
+        else:
+            cfg = {"game": "track", "rules": self.rules.value, "mode": self.mode.value,
+                   "seats": self.seats.value}
+            if self.mode.value == "teams":
+                cfg["teams"] = self.teams.value
+        if self.kind == "host":
+            cfg["web"] = self.phones.value != "off"
+            cfg["table_screen"] = self.phones.value == "screen"
         return cfg
 
     def chosen_seed(self) -> tuple[bool, int | None]:
@@ -409,11 +435,14 @@ class NewTableScene(Scene):
         pitch = rh + self.px(22) + self.px(6)
         x = (w - fw) // 2
         y = self.px(96)
+        # every row above the buttons (hosting Trash has eight)
+        pitch = max(rh + self.px(20), min(pitch, (h - self.px(100) - y) // len(self.slots())))
         for wd in self.slots():
             wd.rect = pygame.Rect(x, y, fw, rh)
             y += pitch
         for wd in (self.game, self.rules, self.mode, self.seats, self.teams, self.wild,
-                   self.last_chance, self.upcard, self.layout_size, self.speed, self.seed):
+                   self.last_chance, self.upcard, self.layout_size, self.speed, self.seed,
+                   self.phones):
             if wd not in self.slots():
                 wd.rect = pygame.Rect(0, 0, 0, 0)
         bw = self.px(260)
@@ -465,9 +494,48 @@ class ReopenScene(Scene):
         self.table = ListBox(rows, on_select=self.reopen, widths=(0.24, 0.28, 0.32, 0.16),
                              header=("Saved", "Game", "People", "Progress"))
         self.back_button = Button("Back", self.back)
+        #: Watch (W): the replay viewer over the chosen table's game (its record, exported
+        #: from the save); Save record... (S): that record into the documents folder.
+        self.watch_button = Button("Watch", self.watch)
+        self.save_button = Button("Save record...", self.save)
+        self.note: str | None = None
         self.form.add(self.table)
+        for b in (self.watch_button, self.save_button):
+            b.visible = bool(rows)
+            self.form.add(b)
         self.form.add(self.back_button)
         self.form.focus(self.table if rows else self.back_button)
+
+    def handle(self, ev: pygame.event.Event) -> None:
+        if ev.type == pygame.KEYDOWN and self.saves and ev.key in (pygame.K_w, pygame.K_s):
+            (self.watch if ev.key == pygame.K_w else self.save)()
+            return
+        super().handle(ev)
+
+    def watch(self) -> None:
+        """The chosen saved table's game in the replay viewer (nothing of the save changes)."""
+        from game.table import TableError
+        from game.table.record import record_text
+
+        i = self.table.selected
+        if not 0 <= i < len(self.saves):
+            return
+        self.note = None
+        try:
+            text = record_text(self.saves[i].path)
+        except (OSError, TableError, ValueError) as e:
+            self.error = f"Cannot watch this table: {e}"
+            return
+        self.error = self.stage.open_replay(text)
+
+    def save(self) -> None:
+        from game.client.keep import save_record
+
+        i = self.table.selected
+        if 0 <= i < len(self.saves):
+            said = save_record(self.saves[i].path, from_save=True)
+            ok = said.startswith("Record saved")
+            self.note, self.error = (said, None) if ok else (None, said)
 
     def reopen(self, i: int) -> None:
         if not 0 <= i < len(self.saves):
@@ -480,8 +548,13 @@ class ReopenScene(Scene):
         top = self.px(100)
         self.table.row_h = max(20, self.px(38))
         self.table.rect = pygame.Rect((w - tw) // 2, top, tw, h - top - self.px(190))
-        bw = self.px(260)
-        self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(90), bw, self.px(62))
+        bw = min(self.px(260), (tw - self.px(40)) // 3)
+        gap = self.px(20)
+        x = (w - 3 * bw - 2 * gap) // 2
+        for k, b in enumerate((self.watch_button, self.save_button, self.back_button)):
+            b.rect = pygame.Rect(x + k * (bw + gap), h - self.px(90), bw, self.px(62))
+        if not self.saves:
+            self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(90), bw, self.px(62))
 
     def draw(self, surf: pygame.Surface) -> None:
         super().draw(surf)
@@ -492,10 +565,13 @@ class ReopenScene(Scene):
                              self.px(26), theme.TEXT_DIM, self.table.rect.w - 20)
             surf.blit(msg, msg.get_rect(center=self.table.rect.center))
         tip = a.fit_text("Click a table (or Up / Down, then Enter) to reopen it: a table played "
-                         "here resumes here; at a hosted one everyone rejoins their seat.",
+                         "here resumes here; at a hosted one everyone rejoins their seat. "
+                         "W watches its game, S saves its record.",
                          self.px(22), theme.TEXT_DIM,
                          int(w * 0.94))
         surf.blit(tip, tip.get_rect(center=(w // 2, self.table.rect.bottom + self.px(24))))
+        if self.note:
+            draw_message(self, surf, self.note, self.table.rect.bottom + self.px(60), theme.GOOD)
         if self.error:
             draw_message(self, surf, self.error, self.table.rect.bottom + self.px(60),
                          theme.BAD)
@@ -715,6 +791,29 @@ class SettingsScene(Scene):
 SOLO_RULES = ("classic", "team")
 
 
+def recent_rows(folder: str | Path) -> tuple[list[Any], list[list[str]]]:
+    """Records' "Recent games": the kept records (newest first) and their rows (date, game,
+    seats, result: the winners' names, or "not over")."""
+    from game.rules.record import RecordError, parse_record
+    from game.table.recent import list_recent
+
+    infos = list_recent(folder)
+    rows: list[list[str]] = []
+    for info in infos:
+        result = "not over"
+        if info.result != "*":
+            try:
+                rec = parse_record(info.path.read_text(encoding="utf-8"))
+                names = {st.index: st.name for st in rec.seats}
+                won = [names.get(int(x), f"seat {x}") for x in info.result.split(",") if x]
+                result = " and ".join(won) + " won"
+            except (OSError, UnicodeDecodeError, RecordError, ValueError):
+                result = "over"
+        who = ", ".join(info.people) if info.people else "CPUs only"
+        rows.append([info.date, info.title(), who, result])
+    return infos, rows
+
+
 class RecordsScene(Scene):
     name = "records"
     title = "Records"
@@ -740,6 +839,19 @@ class RecordsScene(Scene):
         self.table_w = 0
         self.best_rect = pygame.Rect(0, 0, 0, 0)
         self.form.add(self.table)
+        #: Recent games (the last 50 kept records): Enter / click watches one; Save record...
+        self.note: str | None = None
+        self.recent_infos: list[Any] = []
+        recent: list[list[str]] = []
+        try:
+            self.recent_infos, recent = recent_rows(stage.store.folder)
+        except Exception as e:  # an unreadable folder: shown, never a crash
+            self.error = str(e)
+        self.recent = ListBox(recent, on_select=self.watch, widths=(0.16, 0.30, 0.26, 0.28),
+                              header=("Date", "Game", "People", "Result"))
+        self.watch_button = Button("Watch", lambda: self.watch(self.recent.selected))
+        self.save_button = Button("Save record...", self.save)
+        self.form.add(self.recent)
         #: "Play seed N again" for each solo best: Solo setup with that seed filled in.
         self.again: dict[str, Button] = {}
         for r in SOLO_RULES:
@@ -748,32 +860,58 @@ class RecordsScene(Scene):
                 b = Button(f"Play seed {best[1]} again", partial(self.play_again, r, best[1]))
                 self.again[r] = b
                 self.form.add(b)
+        for b in (self.watch_button, self.save_button):
+            b.visible = bool(recent)
+            self.form.add(b)
         self.form.add(self.back_button)
-        self.form.focus(self.back_button)
+        self.form.focus(self.recent if recent else self.back_button)
+
+    def watch(self, i: int) -> None:
+        """Recent game ``i`` in the replay viewer."""
+        if 0 <= i < len(self.recent_infos):
+            self.note = None
+            self.error = self.stage.open_replay(self.recent_infos[i].path)
+
+    def save(self) -> None:
+        """Save record...: the chosen recent game's record into the documents folder."""
+        from game.client.keep import save_record
+
+        i = self.recent.selected
+        if 0 <= i < len(self.recent_infos):
+            said = save_record(self.recent_infos[i].path)
+            ok = said.startswith("Record saved")
+            self.note, self.error = (said, None) if ok else (None, said)
 
     def play_again(self, rules: str, seed: int) -> None:
         """Solo setup with the rule set and the seed of a best game: the same deal again."""
         self.stage.show("new_table", kind="solo", seed=seed, rules=rules)
 
     def layout(self, w: int, h: int) -> None:
-        tw = self.table_w = min(self.px(900), int(w * 0.9))
-        top = self.px(100)
-        self.table.row_h = self.px(34)
-        self.table.rect = pygame.Rect((w - tw) // 2, top, int(tw * 0.6),
-                                      h - top - self.px(130))
-        bw = self.px(260)
-        self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(100), bw, self.px(62))
+        tw = self.table_w = min(self.px(1100), int(w * 0.94))
+        top = self.px(96)
+        self.table.row_h = self.px(30)
+        self.table.rect = pygame.Rect((w - tw) // 2, top, int(tw * 0.6), self.px(236))
+        self.recent.row_h = self.px(30)
+        rt = self.table.rect.bottom + self.px(44)
+        self.recent.rect = pygame.Rect((w - tw) // 2, rt, tw, h - rt - self.px(96))
+        bw = self.px(240)
+        gap = self.px(20)
+        x = (w - 3 * bw - 2 * gap) // 2
+        for k, btn in enumerate((self.watch_button, self.save_button, self.back_button)):
+            btn.rect = pygame.Rect(x + k * (bw + gap), h - self.px(82), bw, self.px(58))
+        if not self.recent.rows:
+            self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(82), bw, self.px(58))
         t = self.table.rect
         x = t.right + self.px(24)
         self.best_rect = pygame.Rect(x, t.y, self.table_w - (x - t.x), t.h)
-        y = self.best_rect.y + self.px(14 + 44)
+        y = self.best_rect.y + self.px(10 + 40)
         for r in SOLO_RULES:
-            y += self.px(34)
+            y += self.px(32)
             b = self.again.get(r)
             if b is not None:
                 b.rect = pygame.Rect(self.best_rect.x + self.px(16), y,
-                                     self.best_rect.w - self.px(32), self.px(40))
-                y += self.px(52)
+                                     self.best_rect.w - self.px(32), self.px(38))
+                y += self.px(44)
 
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
@@ -782,10 +920,10 @@ class RecordsScene(Scene):
         right = self.best_rect
         draw_panel(self, surf, right)
         self.form.draw(surf, a)
-        y = right.y + self.px(14)
+        y = right.y + self.px(10)
         head = a.text("Solo best", self.px(30), theme.ACCENT)
         surf.blit(head, (right.x + self.px(16), y))
-        y += self.px(44)
+        y += self.px(40)
         for r in SOLO_RULES:
             best = self.bests.get(r)
             label = a.text(r.capitalize(), self.px(26), theme.TEXT)
@@ -793,14 +931,27 @@ class RecordsScene(Scene):
             val = f"{best[0]} turns" if best else "-"
             v = a.text(val, self.px(26), theme.TEXT)
             surf.blit(v, v.get_rect(topright=(right.right - self.px(16), y)))
-            y += self.px(34)
+            y += self.px(32)
             if r in self.again:
-                y += self.px(52)
+                y += self.px(44)
         if not self.table.rows:
             msg = a.text("No games recorded yet: play one!", self.px(24), theme.TEXT_DIM)
             surf.blit(msg, msg.get_rect(center=self.table.rect.center))
+        rr = self.recent.rect
+        head = a.text("Recent games", self.px(28), theme.ACCENT)
+        surf.blit(head, (rr.x, rr.y - self.px(36)))
+        tip = a.fit_text("Click one (or Enter) to watch it again", self.px(20), theme.TEXT_DIM,
+                         rr.w - head.get_width() - self.px(30))
+        surf.blit(tip, tip.get_rect(bottomright=(rr.right, rr.y - self.px(8))))
+        if not self.recent.rows:
+            msg = a.fit_text("Every game you finish here is kept: the last 50 are listed.",
+                             self.px(24), theme.TEXT_DIM, rr.w - 20)
+            surf.blit(msg, msg.get_rect(center=rr.center))
+        if self.note:
+            draw_message(self, surf, self.note, self.back_button.rect.y - self.px(34),
+                         theme.GOOD)
         if self.error:
-            draw_message(self, surf, self.error, self.back_button.rect.y - self.px(30),
+            draw_message(self, surf, self.error, self.back_button.rect.y - self.px(34),
                          theme.BAD)
 
 

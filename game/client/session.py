@@ -59,6 +59,10 @@ class Session(Protocol):
     refusal: str | None
     save_path: Path | None
     host_thread: Any
+    #: Table screen (issue 18): this screen shows the table with no hand (a TV, ``--watch``,
+    #: or a host with no seat whose people all play on phones); set by ``host_table`` and
+    #: ``game.launch.window.watch_table``.
+    table_screen: bool
     shown_state_no: int
     undos: int  # plays taken back (solo): such a game sets no best
     watcher: int | None  # this connection watches: its watcher number (None: not watching)
@@ -124,6 +128,7 @@ class SessionBase:
     refusal: str | None = None
     save_path: Path | None = None
     host_thread: Any = None
+    table_screen = False
 
     public: dict[str, Any]
     views: dict[int | None, dict[str, Any]]

@@ -24,7 +24,8 @@ queue along (:data:`HURRY_RATE`), never the table's shared pace. Every play mess
 in words in the move log (:mod:`game.client.movelog`); L replays the last turn here.
 
 The overlays hold the focus while shown: the pause overlay (Enter / Space / R / P / Esc tap
-Ready), the end of the game (standings, turns, points; Enter = Rematch, Esc = Back) and the
+Ready), the end of the game (standings, turns, points; Enter = Rematch, W = Watch again, Save
+record..., Esc = Back; the game is kept among Recent games, :mod:`game.client.keep`) and the
 questions (``stage.show("confirm")``: Leave table asks first while a game is in progress).
 (The module is over 600 lines: both table scenes share these overlays, their keys and the
 focus rules with the scene's own input, and the per-frame loop with the shown state, so they
@@ -36,6 +37,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -43,6 +45,7 @@ import pygame
 from game.client import theme
 from game.client.anim import Anim, TableClock, Timeline, Wait
 from game.client.board import draw_peg
+from game.client.keep import keep_finished, save_record
 from game.client.movelog import LogEntry, MoveLog
 from game.client.scene import Scene
 from game.client.watchers import cpu_seats, my_ask, seat_words, watcher_line, watching_line
@@ -118,6 +121,10 @@ class TableScene(Scene):
         self._message: str | None = None
         self._message_at = 0.0
         self._message_state = -1
+        self._clock_key: object = None
+        self._turn_left: float | None = None  # the running person's turn clock, counted here
+        self._notice_n: object = None
+        self._notice_until = 0.0
         self.hint: str | None = None
         self.hint_reason: str | None = None
         self._hint_job: tuple[int, Any] | None = None
@@ -131,6 +138,10 @@ class TableScene(Scene):
         self.leave_button = Button("Leave table", self.leave_table)
         self.rematch_button = Button("Rematch", self.rematch)
         self.done_button = Button("Back", self.leave_table)
+        #: The end panel's record of this game (Recent games): Watch again (W), Save record...
+        self.kept: Path | None = None
+        self.watch_button = Button("Watch again", self.watch_again)
+        self.save_button = Button("Save record...", self.save_record)
         # watchers (docs/seats.md): a watcher asks for a seat; in Pause, a person at a local
         # table sits in a CPU seat ("Sit here"), one leaving for good leaves it to a watcher
         self.ask_button = Button("Ask for a seat", self.ask_for_seat)
@@ -141,7 +152,8 @@ class TableScene(Scene):
         self.results_box = pygame.Rect(0, 0, 0, 0)
         for w in (*self.leading_widgets(), self.pause_button, self.admin_button,
                   self.ready_button, self.leave_button, self.rematch_button, self.done_button,
-                  self.ask_button, self.sit_button, *self.give_buttons):
+                  self.watch_button, self.save_button, self.ask_button, self.sit_button,
+                  *self.give_buttons):
             self.form.add(w)
         self.ask_button.visible = self.sit_button.visible = False
         for b in self.give_buttons:
@@ -209,7 +221,46 @@ class TableScene(Scene):
         return (super().redraw_key(), p["state_no"], p["phase"], p.get("speed"),
                 str(p.get("pause")), str(p.get("seats")), p.get("cover"), self._message, self.hint,
                 self._hint_job is None, self.session.status, self._covered,
-                self.timeline.played)
+                self.timeline.played, self.clock_note(), self.notice_text())
+
+    # ------------------------------------------------------------------ clocks and notices
+    #: How long the table's notice ("Bea took too long: a CPU played for her") stays up.
+    NOTICE_SECONDS = 8.0
+    #: The countdown shows from this many seconds left (a generous clock need not nag).
+    CLOCK_SHOWN = 30.0
+
+    def follow_clocks(self, dt: float) -> None:
+        """Keep the turn clock's countdown and the table's notice (from the public summary:
+        ``turn_left`` as of the summary, ``notice`` with its number) moving on this screen."""
+        p = self.public
+        key = (p["state_no"], p.get("turn_left"), str(p.get("pause")))
+        if key != self._clock_key:
+            self._clock_key = key
+            self._turn_left = p.get("turn_left")
+        elif self._turn_left is not None and not self.paused():
+            self._turn_left = max(0.0, self._turn_left - dt)
+        notice = p.get("notice")
+        n = notice.get("n") if isinstance(notice, dict) else None
+        if n is not None and n != self._notice_n:
+            self._notice_n = n
+            self._notice_until = self.t + self.NOTICE_SECONDS
+
+    def clock_note(self) -> str | None:
+        """"You: 12 s left" while a person's turn clock runs low (None otherwise)."""
+        left = self._turn_left
+        turn = self.public.get("to_move")
+        if left is None or turn is None or left > self.CLOCK_SHOWN or self.paused():
+            return None
+        seats = self.public["seats"]
+        who = "You" if turn in self.session.tokens else str(seats[turn]["name"])
+        return f"{who}: {int(left + 0.999)} s left on the turn clock"
+
+    def notice_text(self) -> str | None:
+        """The table's latest notice while it is fresh."""
+        notice = self.public.get("notice")
+        if not isinstance(notice, dict) or self.t >= self._notice_until:
+            return None
+        return str(notice.get("text") or "") or None
 
     # ------------------------------------------------------------------ messages
     @property
@@ -327,6 +378,7 @@ class TableScene(Scene):
 
     def record(self) -> None:
         self.recorded = True
+        self.keep_record()
         res = self.session.result()
         if not res:
             return
@@ -343,6 +395,25 @@ class TableScene(Scene):
                 self.stage.store.record_game({**res, "people": people})
         except Exception as e:  # records problems are shown, never fatal
             self.message = f"Could not save the records: {e}"
+
+    def keep_record(self) -> None:
+        """The finished game's record among Recent games (a table this program holds: local or
+        hosted; a guest keeps none, see :mod:`game.client.keep`)."""
+        try:
+            self.kept = keep_finished(self.session, self.stage.store.folder)
+            self.layout_results(*self.stage.size)
+        except Exception as e:  # records problems are shown, never fatal
+            self.message = f"Could not keep this game's record: {e}"
+
+    def watch_again(self) -> None:
+        """Watch again (W): the replay viewer over this game's record."""
+        if self.kept is not None:
+            self.message = self.stage.open_replay(self.kept)
+
+    def save_record(self) -> None:
+        """Save record...: a copy in the documents folder; the message says where."""
+        if self.kept is not None:
+            self.message = save_record(self.kept)
 
     # ------------------------------------------------------------------ intents
     def pause(self) -> None:
@@ -512,20 +583,22 @@ class TableScene(Scene):
         self.layout_results(*size)
 
     def layout_results(self, w: int, h: int) -> None:
-        """The end screen: a panel with the standings, Rematch and Back along its bottom."""
+        """The end screen: a panel with the standings; Back, Watch again, Save record... (when
+        the game was kept) and Rematch along its bottom."""
         n = len(self.public.get("seats") or [])
         row = self.px(34)
         bh = self.px(150) + (n + 1) * row + self.px(90)
         bw = min(int(w * 0.94), self.px(900))
         self.results_box = pygame.Rect((w - bw) // 2, max(4, (h - bh) // 2), bw, min(bh, h - 8))
-        b = min(self.px(260), (bw - self.px(60)) // 2)
+        row_of = [self.done_button] + (
+            [self.watch_button, self.save_button] if self.kept is not None else []) + (
+            [self.rematch_button] if self.can_rematch() else [])
+        gap = self.px(14)
+        b = min(self.px(220), (bw - self.px(40) - gap * (len(row_of) - 1)) // len(row_of))
         y = self.results_box.bottom - self.px(78)
-        cx = self.results_box.centerx
-        if self.can_rematch():
-            self.done_button.rect = pygame.Rect(cx - b - self.px(10), y, b, self.px(58))
-            self.rematch_button.rect = pygame.Rect(cx + self.px(10), y, b, self.px(58))
-        else:
-            self.done_button.rect = pygame.Rect(cx - b // 2, y, b, self.px(58))
+        x = self.results_box.centerx - (b * len(row_of) + gap * (len(row_of) - 1)) // 2
+        for k, btn in enumerate(row_of):
+            btn.rect = pygame.Rect(x + k * (b + gap), y, b, self.px(58))
 
     def handle_results_key(self, ev: pygame.event.Event, fresh: bool) -> bool:
         """Keys on the end screen: Enter / Space press the focused button (Rematch first),
@@ -537,6 +610,10 @@ class TableScene(Scene):
             return True
         if ev.key == pygame.K_ESCAPE:
             self.leave_table()
+            return True
+        if ev.key == pygame.K_w:
+            if fresh and self.watch_button.visible:
+                self.watch_again()
             return True
         if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             if not fresh:
@@ -815,10 +892,15 @@ class TableScene(Scene):
             surf.blit(pt, pt.get_rect(topright=(cols[2], y)))
             y += row
         if self.message:
-            m = a.fit_text(self.message, self.px(22), theme.BAD, box.w - 24)
+            good = self.message.startswith("Record saved")
+            m = a.fit_text(self.message, self.px(22), theme.GOOD if good else theme.BAD,
+                           box.w - 24)
             surf.blit(m, m.get_rect(midbottom=(box.centerx, self.done_button.rect.y - 6)))
         self.rematch_button.draw(surf, a)
         self.done_button.draw(surf, a)
+        if self.watch_button.visible:
+            self.watch_button.draw(surf, a)
+            self.save_button.draw(surf, a)
 
     # ------------------------------------------------------------------ per frame
     def update(self, dt: float) -> None:
@@ -832,6 +914,7 @@ class TableScene(Scene):
         self.poll_hint()
         self.expire_message()
         self.follow_speed()
+        self.follow_clocks(dt)
         self.clock.paused = self.paused()
         step = self.clock.tick(dt)
         if self.hurrying and not self.paused():
@@ -852,6 +935,7 @@ class TableScene(Scene):
             self.form.focus(self.rematch_button if self.can_rematch() else self.done_button)
         self.done_button.visible = ended
         self.rematch_button.visible = ended and self.can_rematch()
+        self.watch_button.visible = self.save_button.visible = ended and self.kept is not None
         # an overlay (pause, end of game) holds the focus: nothing under it takes Tab or keys
         overlay = show or over
         self.pause_button.visible = not overlay and not self.watching()  # watchers: no Pause
@@ -975,8 +1059,11 @@ class TableScene(Scene):
         self.cancel_hint()
 
     def status_line(self) -> str | None:
-        """The status line: the message, else what the connection is doing (LAN), else None."""
-        return self.message or self.connection_note() or watcher_line(self.session, short=True)
+        """The status line: the message, else what the connection is doing (LAN), else the
+        table's fresh notice, else the turn clock running low, else a watcher's own line
+        ("You are watching"), else None."""
+        return self.message or self.connection_note() or self.notice_text() or \
+            self.clock_note() or watcher_line(self.session, short=True)
 
     #: Keys that tap Ready on the pause overlay (Esc too: back to the game).
     READY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r, pygame.K_p,

@@ -5,6 +5,7 @@
     python main.py --join teetable://192.168.1.5:47800/KQXF   join from the command line
     python main.py --host --headless --game track --rules classic --seats 4
     python main.py --replay game.ttr        watch a game record in the replay viewer
+    python main.py --watch LINK             table screen: a table with no hand (for a TV)
 
 Bad arguments get a one-line error and exit status 2, before any window opens.
 
@@ -43,6 +44,18 @@ def main(argv: list[str] | None = None) -> int:
         problem = check_join(args.join)
         if problem:
             parser.error(f"--join: {problem}")
+    if args.web and args.no_web:
+        parser.error("--web and --no-web cannot go together")
+    if args.watch is not None:
+        others = [o for o, on in (("--host", args.host), ("--join", args.join),
+                                  ("--replay", args.replay)) if on]
+        if others:
+            parser.error(f"--watch cannot go with {others[0]}")
+        from game.launch.options import check_join
+
+        problem = check_join(args.watch)
+        if problem:
+            parser.error(f"--watch: {problem}")
     if args.replay:
         from game.launch.options import check_replay
 
@@ -55,6 +68,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_headless(args)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if args.watch is not None:
+        from game.launch.window import run_watch
+
+        return run_watch(args.watch, size=size, fullscreen=True if args.fullscreen else None,
+                         frames=args.frames, data=args.data, name=args.name)
     from game.client.app import run
 
     host = None

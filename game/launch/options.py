@@ -64,6 +64,9 @@ def add_lan_arguments(parser: argparse.ArgumentParser) -> None:
                    help="with --host: no window, serve the table from the terminal")
     g.add_argument("--join", metavar="LINK",
                    help="join a table: a link (teetable://HOST:PORT/CODE), HOST:PORT, or a code")
+    g.add_argument("--watch", metavar="LINK",
+                   help="table screen: watch a table with no hand (for a TV while everyone "
+                        "plays on phones): its link, HOST:PORT, or its code")
     g.add_argument("--name", default=None, help="your name at the table")
     t = parser.add_argument_group("hosted table")
     t.add_argument("--game", choices=("track", "layout"), default="track")
@@ -92,7 +95,10 @@ def add_lan_arguments(parser: argparse.ArgumentParser) -> None:
     disc.usual = _NetDefault("DISCOVERY_PORT")  # type: ignore[attr-defined]
     t.add_argument("--no-discovery", action="store_true", help="do not answer code look-ups")
     t.add_argument("--web", action="store_true",
-                   help="also serve the phone web client (docs/web.md); headless: off unless given")
+                   help="also serve the phone web client (docs/web.md); headless: off unless "
+                        "given (a window's table serves phones unless --no-web)")
+    t.add_argument("--no-web", action="store_true",
+                   help="window: do not serve phones (no QR code in the lobby)")
     t.add_argument("--web-port", type=int, default=None, metavar="PORT",
                    help="web client's port (default: the TCP port + 1; 0: any free port)")
     t.add_argument("--save", default=None, metavar="PATH",
@@ -175,7 +181,8 @@ def check_replay(path: str) -> str | None:
 
 
 def check_join(text: str) -> str | None:
-    """The problem with a ``--join`` argument, or None (reported before any window opens)."""
+    """The problem with a ``--join`` (or ``--watch``) argument, or None (reported before any
+    window opens)."""
     from net.codes import LinkError, parse_join_target
 
     try:

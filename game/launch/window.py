@@ -14,7 +14,8 @@ from game.launch.options import CliError, game_config
 
 def host_request(args: argparse.Namespace) -> HostRequest:
     """The table to host from ``--game --rules --seats --option --cpu --speed --seed --port
-    --bind --advertise --code --no-discovery --save`` (or ``--resume SAVE``). Options that
+    --bind --advertise --code --no-discovery --save --no-web --web-port`` (or ``--resume
+    SAVE``). Options that
     cannot be used give a request whose ``problem`` says why (shown on the title)."""
     try:
         config = game_config(args)
@@ -39,5 +40,52 @@ def host_request(args: argparse.Namespace) -> HostRequest:
         opts["discovery"] = ("0.0.0.0", int(args.discovery_port))
     if args.save:
         opts["save_path"] = Path(args.save)
+    # a window's table serves phones (its lobby shows the QR code) unless --no-web
+    opts["web"] = not args.no_web
+    if args.web_port is not None:
+        opts["web_port"] = int(args.web_port)
     return HostRequest(game=str(args.game), config=config, speed=str(args.speed), options=opts,
                        resume=Path(args.resume) if args.resume else None)
+
+
+def watch_table(app: Any, target: str) -> str | None:
+    """Table screen (``main.py --watch LINK``): join the table as a watcher (the hello's
+    ``watch``) and show it with no hand at all, for a TV while the hands are on phones. The
+    lobby shows the seats until the game starts (or at once the table, mid-game); a table that
+    cannot be reached says why on the Join screen. An error text (nothing opened) or None."""
+    from game.client.net_session import NetSession
+    from net.client import Client
+    from net.codes import LinkError
+
+    try:
+        client = Client(target, app.settings.name, watch=True, **app.join_options).start()
+    except (LinkError, OSError, ValueError) as e:
+        return str(e)
+    session = NetSession(client)
+    session.table_screen = True
+    if not app.scenes:
+        app.show("title")
+    app.show("join")  # where a failure is told (the lobby pops back to it)
+    app.open_lobby(session, "join")
+    return None
+
+
+def run_watch(target: str, size: tuple[int, int] = (1280, 720), fullscreen: bool | None = None,
+              frames: int = 0, data: str | None = None, name: str | None = None) -> int:
+    """The window of ``main.py --watch LINK`` (see :func:`watch_table`); the exit status."""
+    import pygame
+
+    from game.client.app import App
+    from game.store import Store
+
+    app = App(size, fullscreen, store=Store(data))
+    if name:
+        app.message = app.use_name_for_this_run(name)
+    problem = watch_table(app, target)
+    if problem:
+        app.message = f"Cannot watch that table: {problem}"
+    try:
+        return app.run(frames)
+    finally:
+        app.close()
+        pygame.quit()

@@ -253,6 +253,10 @@ class TableBase:
         """Seconds ``event`` animates at the table's current speed."""
         return event_duration(event, self.speed)
 
+    def clock_now(self) -> float:
+        """The table's injected clock now (the units of :meth:`next_due`)."""
+        return self._now()
+
     def _now(self) -> float:
         return float(self._clock())
 
