@@ -434,7 +434,8 @@ class LobbyScene(Scene):
             surf.blit(wt, wt.get_rect(midtop=(w // 2, max(r.bottom for r in self.seat_rects) +
                                               self.px(8))))
         y = self.start_button.rect.y - self.px(30)
-        if self.session.remote and watcher_line(self.session):
+        if self.session.remote and not self.session.table_screen and \
+                watcher_line(self.session):
             tip = str(watcher_line(self.session))
         elif self.session.remote:
             tip = ("Share the code or the link: whoever joins takes a free colour."

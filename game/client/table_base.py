@@ -429,8 +429,11 @@ class TableScene(Scene):
 
     # ------------------------------------------------------------------ watchers
     def watching(self) -> bool:
-        """This screen watches: it holds no seat (a watcher's public view, no hand)."""
-        return self.session.watcher is not None and not self.session.tokens
+        """This screen watches: it holds no seat (a watcher's public view, no hand). A table
+        screen (the room's display: everyone plays on a phone) is not a watcher here: it asks
+        for no seat and shows no watcher's panel."""
+        return self.session.watcher is not None and not self.session.tokens and \
+            not self.session.table_screen
 
     def ask_for_seat(self) -> None:
         """A watcher picks a CPU seat to ask the host for."""
@@ -488,7 +491,7 @@ class TableScene(Scene):
         """A watcher's hand area: "You are watching" (or its request's state) and Ask for
         a seat. True when drawn (this screen watches: there is no hand to draw)."""
         line = watcher_line(self.session)
-        if line is None:
+        if line is None or not self.watching():
             return False
         a = self.stage.assets
         r = self.hand_rect
@@ -1063,7 +1066,8 @@ class TableScene(Scene):
         table's fresh notice, else the turn clock running low, else a watcher's own line
         ("You are watching"), else None."""
         return self.message or self.connection_note() or self.notice_text() or \
-            self.clock_note() or watcher_line(self.session, short=True)
+            self.clock_note() or (watcher_line(self.session, short=True) if self.watching()
+                                  else None)
 
     #: Keys that tap Ready on the pause overlay (Esc too: back to the game).
     READY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r, pygame.K_p,
