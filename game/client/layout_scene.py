@@ -529,14 +529,19 @@ class LayoutTableScene(TableScene):
         stt = a.fit_text(status, self.px(24), theme.ACCENT if self.my_turn() else theme.TEXT,
                          self.admin_button.rect.x - self.px(20))
         surf.blit(stt, (self.px(10), self.px(14)))
-        info = a.text(f"Hand {self.view().get('hand', 1)}   Speed: {pub.get('speed')}",
-                      self.px(18), theme.TEXT_DIM)
+        watching = self.watching_text()  # who is watching (issue 17)
+        info = a.text(f"Hand {self.view().get('hand', 1)}   Speed: {pub.get('speed')}" +
+                      (f"   {watching}" if watching else ""), self.px(18), theme.TEXT_DIM)
         if self.piles_beside:
             surf.blit(info, info.get_rect(midtop=((sr.centerx + dr.centerx) // 2,
                                                   sr.bottom + self.px(32))))
         else:
             surf.blit(info, info.get_rect(midleft=(dr.right + self.px(30), dr.centery)))
         self.form.draw(surf, a)
+        if self.watching():  # a watcher (its line is the status): Ask for a seat, top right
+            pr = self.pause_button.rect
+            self.place_ask_button(surf, pygame.Rect(pr.right - self.px(250), pr.y,
+                                                    self.px(250), pr.h))
         mine = self.place_rects.get(me)
         if self.piles_beside and mine:
             # left of my layout, above the spot where a wild card waits

@@ -16,6 +16,7 @@ import pygame
 
 from game.client import theme
 from game.client.scene import Scene
+from game.client.watchers import watcher_line, watching_line
 from game.client.widgets import Button, TextInput
 
 if TYPE_CHECKING:
@@ -426,8 +427,17 @@ class LobbyScene(Scene):
                         "On this screen"
                 ht = a.text(hint, self.px(18), theme.TEXT_DIM)
                 surf.blit(ht, ht.get_rect(center=(cell.centerx, self.level_rects[i][0].centery)))
+        # who is watching, under the plates (issue 17)
+        watching = watching_line(self.session.public)
+        if watching and self.seat_rects:
+            wt = a.fit_text(watching, self.px(22), theme.ACCENT2, int(w * 0.9))
+            surf.blit(wt, wt.get_rect(midtop=(w // 2, max(r.bottom for r in self.seat_rects) +
+                                              self.px(8))))
         y = self.start_button.rect.y - self.px(30)
-        if self.session.remote:
+        if self.session.remote and not self.session.table_screen and \
+                watcher_line(self.session):
+            tip = str(watcher_line(self.session))
+        elif self.session.remote:
             tip = ("Share the code or the link: whoever joins takes a free colour."
                    if self.session.is_host else "Tap a free colour to move there; tap Ready.")
         elif self.name_input.visible:

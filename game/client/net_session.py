@@ -187,10 +187,6 @@ class NetSession(SessionBase):
         return Result(False, "not_allowed", "no hot seat on a LAN table", 0)
 
     # ------------------------------------------------------------------ watchers (issue 17)
-    def watchers(self) -> list[dict[str, Any]]:
-        """Who is watching (``[{"watcher", "name"}]``, from the public summary)."""
-        return list(self.public.get("watchers") or [])
-
     def ask_seat(self, seat: int) -> Result:
         """A watcher asks for a CPU seat (it changes hands at that seat's next turn)."""
         return self._sent(self.client.ask_seat(seat), "request")
@@ -213,6 +209,10 @@ class NetSession(SessionBase):
 
     def auto_seat(self, on: bool) -> Result:
         return self._sent(self.client.auto_seat(on), "seat setting")
+
+    def take_seat(self, seat: int, name: str) -> Result:
+        return Result(False, "not_allowed", "on a LAN table, watch and ask for a seat",
+                      self.public["state_no"])
 
     def undo(self) -> Result:
         return Result(False, "not_allowed", "undo is only for solo games", 0)

@@ -64,9 +64,25 @@ Be the first to turn your layout of face-down cards into Ace, 2, 3 ... 10, one p
 # Winning
 Fill every place to win the hand. The winner gets one place fewer next hand. Win a hand with a
   single place left to win the game."""),
+    "table": ("At the table (LAN and hot seat)", """# Watching and taking a seat
+Late? Join to watch: you see the table, never anyone's cards. Ask for a CPU seat; once the
+  host says yes it is yours at the start of its next turn. A seat's points go to whoever
+  holds it at the end; anyone who left it is listed as played, not won.
+# On one screen
+- A second person at the screen takes a CPU seat from Pause, then Sit here: it is theirs at
+  the start of its next turn, and the cover hides each hand as for everyone.
+# Leaving early
+- From Pause, Leave table hands your seat to a CPU, or Leave my seat to a watcher."""),
 }
 
-ORDER = ("tees", "classic", "team", "solo", "trash")
+#: The Rules page's order; ``table`` (watching, taking a seat) goes with every rule set.
+ORDER = ("tees", "classic", "team", "solo", "trash", "table")
+
+#: The words the table's rules say about watchers, exactly (``docs/seats.md``).
+WATCH_RULE = ("Late? Join to watch: you see the table, never anyone's cards. Ask for a CPU "
+              "seat; once the host says yes it is yours at the start of its next turn. A "
+              "seat's points go to whoever holds it at the end; anyone who left it is listed "
+              "as played, not won.")
 
 
 def paragraphs(page: str) -> list[str]:

@@ -65,6 +65,8 @@ class Session(Protocol):
     table_screen: bool
     shown_state_no: int
     undos: int  # plays taken back (solo): such a game sets no best
+    watcher: int | None  # this connection watches: its watcher number (None: not watching)
+    watch_note: str  # the host's words why it watches ("...: you are watching")
 
     @property
     def seats(self) -> list[dict[str, Any]]: ...
@@ -97,6 +99,16 @@ class Session(Protocol):
     def set_turn_clock(self, seconds: float | None) -> Result: ...  # the host; None: off
     def tap_in(self, seat: int) -> Result: ...
     def undo(self) -> Result: ...
+    # watchers and seats changing hands (docs/seats.md)
+    def watchers(self) -> list[dict[str, Any]]: ...  # [{"watcher", "name"}]
+    def ask_seat(self, seat: int) -> Result: ...  # a watcher asks for a CPU seat
+    def accept_seat(self, seat: int) -> Result: ...  # the host
+    def decline_seat(self, seat: int) -> Result: ...  # the host
+    def hand_to_watcher(self, seat: int, watcher: int) -> Result: ...
+    def remove_watcher(self, watcher: int) -> Result: ...  # the host: show them out
+    def allow_watchers(self, allowed: bool) -> Result: ...  # the host
+    def auto_seat(self, on: bool) -> Result: ...  # the host: seat watchers by themselves
+    def take_seat(self, seat: int, name: str) -> Result: ...  # hot seat: at its next turn
     def refresh(self) -> None: ...
     def result(self) -> GameResult | None: ...
     def close(self) -> None: ...
@@ -125,6 +137,9 @@ class SessionBase:
     shown_state_no: int = 0
     #: Plays taken back at this table (solo undo): a solo game with undo sets no best.
     undos: int = 0
+    #: This connection watches (its watcher number) and why, in words; a local table: never.
+    watcher: int | None = None
+    watch_note: str = ""
 
     # ------------------------------------------------------------------ the one handler
     def take(self, msg: TableMessage, seat: int | None) -> None:
@@ -195,9 +210,44 @@ class SessionBase:
             seat = self.screen_seat()
         return self.views.get(seat) or self.views.get(None) or {}
 
+    def watchers(self) -> list[dict[str, Any]]:
+        """Who is watching (``[{"watcher", "name"}]``, from the public summary)."""
+        return list(self.public.get("watchers") or [])
+
     def result(self) -> GameResult | None:
         """The finished game for the records: the same function and data on every machine."""
         return game_result(self.public)
+
+    # ------------------------------------------------------------------ watchers
+    # (refused here: a session that has watchers or a hot seat gives its own; a replay has
+    # neither)
+    def _no_watchers(self) -> Result:
+        return Result(False, "not_allowed", "nobody watches or takes a seat here",
+                      int(self.public.get("state_no") or 0))
+
+    def ask_seat(self, seat: int) -> Result:
+        return self._no_watchers()
+
+    def accept_seat(self, seat: int) -> Result:
+        return self._no_watchers()
+
+    def decline_seat(self, seat: int) -> Result:
+        return self._no_watchers()
+
+    def hand_to_watcher(self, seat: int, watcher: int) -> Result:
+        return self._no_watchers()
+
+    def remove_watcher(self, watcher: int) -> Result:
+        return self._no_watchers()
+
+    def allow_watchers(self, allowed: bool) -> Result:
+        return self._no_watchers()
+
+    def auto_seat(self, on: bool) -> Result:
+        return self._no_watchers()
+
+    def take_seat(self, seat: int, name: str) -> Result:
+        return self._no_watchers()
 
 
 class LocalSession(SessionBase):
@@ -235,6 +285,8 @@ class LocalSession(SessionBase):
         self.event_seat: int | None = None  # whose filtered events drive the animations
         self.last: Result | None = None
         self._pending: list[TableMessage] = []  # drained after an intent, for the next poll
+        #: Hot seat during play: seat -> the token a person at this screen gets at its next turn.
+        self._taking: dict[int, str] = {}
 
     @classmethod
     def resume(cls, save: str | Path, cpu: CpuRunner | None = None,
@@ -381,6 +433,57 @@ class LocalSession(SessionBase):
             r = Result(r.ok, r.code, words, r.state_no, dict(r.data))
         return self._result(r)
 
+    # ------------------------------------------------------------------ watchers, hot seat
+    def take_seat(self, seat: int, name: str) -> Result:
+        """Hot seat: a person at this screen takes CPU seat ``seat`` (in the lobby at once,
+        during play at the start of its next turn; the cover then works for them too)."""
+        if self.public.get("phase") == "lobby":
+            return self.sit(seat, name)
+        r = self.table.take_seat(seat, name, local=True)
+        if r.ok:
+            self._taking[seat] = str(r.data["token"])
+        return self._result(r)
+
+    def ask_seat(self, seat: int) -> Result:
+        return Result(False, "not_allowed", "nobody watches at this screen: use Sit here",
+                      self.table.state_no)
+
+    def accept_seat(self, seat: int) -> Result:
+        return self._result(self.table.accept_seat(self.table.host_token, seat))
+
+    def decline_seat(self, seat: int) -> Result:
+        return self._result(self.table.decline_seat(self.table.host_token, seat))
+
+    def hand_to_watcher(self, seat: int, watcher: int) -> Result:
+        tok = self.tokens.get(seat, self.table.host_token)
+        return self._result(self.table.hand_to_watcher(tok, seat, watcher))
+
+    def remove_watcher(self, watcher: int) -> Result:
+        return self._result(self.table.remove_watcher(self.table.host_token, watcher))
+
+    def allow_watchers(self, allowed: bool) -> Result:
+        return self._result(self.table.set_allow_watchers(self.table.host_token, allowed))
+
+    def auto_seat(self, on: bool) -> Result:
+        return self._result(self.table.set_auto_seat(self.table.host_token, on))
+
+    def _took_seats(self) -> None:
+        """A hot seat taken during play is ours once the seat is a local person's."""
+        seats = self.public.get("seats") or []
+        for seat, tok in list(self._taking.items()):
+            s = seats[seat] if seat < len(seats) else None
+            if s is None or s["kind"] != "person":
+                if self.public.get("phase") == "over":
+                    del self._taking[seat]
+                continue
+            del self._taking[seat]
+            if self.table.token(seat) != tok:
+                continue  # someone else holds it (never expected at a local table)
+            self.tokens[seat] = tok
+            self.take(self.table.snapshot(seat), seat)
+            if self.event_seat is None:
+                self.event_seat = seat
+
     # ------------------------------------------------------------------ each frame
     def _drain(self) -> None:
         """Take every box's messages through the one handler; keep the event seat's (the
@@ -391,6 +494,8 @@ class LocalSession(SessionBase):
                 self.take(m, seat)
                 if seat == shown:
                     self._pending.append(m)
+        if self._taking:
+            self._took_seats()
 
     def refresh(self) -> None:
         self._drain()

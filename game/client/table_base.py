@@ -1,7 +1,8 @@
 """What both table scenes share (the track game's board and Trash's layouts build on it):
 reading the session every frame and handing its messages to the scene, the animation
 timeline and its clock, messages and the status line, hints, seat plates' names, the pause
-and results overlays, ADMIN, the hot-seat cover, and the whole-click rule for the table's
+and results overlays, ADMIN, the seat-picking panel (a watcher's Ask for a seat, the hot
+seat's Sit here), the hot-seat cover, and the whole-click rule for the table's
 own mouse targets.
 
 A table scene subclasses :class:`TableScene` and fills in: ``layout``, ``draw``,
@@ -34,6 +35,7 @@ stay in the one base.)
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,7 +48,8 @@ from game.client.board import draw_peg
 from game.client.keep import keep_finished, save_record
 from game.client.movelog import LogEntry, MoveLog
 from game.client.scene import Scene
-from game.client.widgets import Button, Choice, Widget
+from game.client.watchers import cpu_seats, my_ask, seat_words, watcher_line, watching_line
+from game.client.widgets import Button, Choice, TextInput, Toggle, Widget
 from game.table import SPEEDS
 
 if TYPE_CHECKING:
@@ -139,12 +142,22 @@ class TableScene(Scene):
         self.kept: Path | None = None
         self.watch_button = Button("Watch again", self.watch_again)
         self.save_button = Button("Save record...", self.save_record)
+        # watchers (docs/seats.md): a watcher asks for a seat; in Pause, a person at a local
+        # table sits in a CPU seat ("Sit here"), one leaving for good leaves it to a watcher
+        self.ask_button = Button("Ask for a seat", self.ask_for_seat)
+        self.sit_button = Button("Sit here", self.sit_here)
+        self.give_buttons = [Button("", partial(self.give_seat, k)) for k in range(3)]
+        self._give_to: list[dict[str, Any]] = []
         #: Where the end-of-game screen's panel is (laid out with the scene).
         self.results_box = pygame.Rect(0, 0, 0, 0)
         for w in (*self.leading_widgets(), self.pause_button, self.admin_button,
                   self.ready_button, self.leave_button, self.rematch_button, self.done_button,
-                  self.watch_button, self.save_button):
+                  self.watch_button, self.save_button, self.ask_button, self.sit_button,
+                  *self.give_buttons):
             self.form.add(w)
+        self.ask_button.visible = self.sit_button.visible = False
+        for b in self.give_buttons:
+            b.visible = False
         self.form.focus(None)
         # Enter / Space belong to the table unless the keyboard itself moved to a button
         self.form.click_focuses_buttons = False
@@ -413,6 +426,98 @@ class TableScene(Scene):
 
     def admin(self) -> None:
         self.stage.push(AdminOverlay(self.stage, self.session))
+
+    # ------------------------------------------------------------------ watchers
+    def watching(self) -> bool:
+        """This screen watches: it holds no seat (a watcher's public view, no hand). A table
+        screen (the room's display: everyone plays on a phone) is not a watcher here: it asks
+        for no seat and shows no watcher's panel."""
+        return self.session.watcher is not None and not self.session.tokens and \
+            not self.session.table_screen
+
+    def ask_for_seat(self) -> None:
+        """A watcher picks a CPU seat to ask the host for."""
+        self.stage.push(SeatPickOverlay(self.stage, self.session, hot=False,
+                                        on_done=self._said))
+
+    def sit_here(self) -> None:
+        """Hot seat (Pause on a local table): a second person takes a CPU seat."""
+        self.stage.push(SeatPickOverlay(self.stage, self.session, hot=True,
+                                        on_done=self._said))
+
+    def _said(self, text: str) -> None:
+        self.message = text
+
+    def give_seat(self, k: int) -> None:
+        """Leave this screen's seat for good to the ``k``-th watcher listed in Pause."""
+        seat = self.screen_seat()
+        if seat is None or k >= len(self._give_to):
+            return
+        w = self._give_to[k]
+        r = self.session.hand_to_watcher(seat, int(w["watcher"]))
+        self.message = f"Your seat goes to {w['name']} at its next turn" if r.ok else r.message
+
+    def _pause_extras(self, show: bool) -> None:
+        """Which of Sit here / Leave my seat to ... the pause overlay offers, and where."""
+        s = self.session
+        playing = self.public["phase"] == "playing"
+        self.sit_button.visible = show and playing and not s.remote and bool(s.tokens) and \
+            bool(cpu_seats(s))
+        mine = self.screen_seat()
+        can_give = show and playing and s.remote and mine is not None and \
+            not self.public["seats"][mine].get("host")
+        self._give_to = s.watchers()[:len(self.give_buttons)] if can_give else []
+        lr = self.leave_button.rect
+        y = lr.bottom + self.px(12)
+        for b in [self.sit_button, *self.give_buttons]:
+            if b is not self.sit_button:
+                k = self.give_buttons.index(b)
+                b.visible = k < len(self._give_to)
+                if b.visible:
+                    b.label = f"Leave my seat to {self._give_to[k]['name']}"
+            if b.visible:
+                w = max(lr.w, self.px(360))
+                b.rect = pygame.Rect(lr.centerx - w // 2, y, w, lr.h)
+                y += lr.h + self.px(10)
+        ask = my_ask(s)
+        self.ask_button.visible = self.watching() and playing and not show and \
+            bool(cpu_seats(s)) and not (ask is not None and ask.get("accepted"))
+
+    def watching_text(self) -> str | None:
+        """Who is watching, for the table's info line (None: nobody)."""
+        return watching_line(self.session.public)
+
+    def draw_watching(self, surf: pygame.Surface) -> bool:
+        """A watcher's hand area: "You are watching" (or its request's state) and Ask for
+        a seat. True when drawn (this screen watches: there is no hand to draw)."""
+        line = watcher_line(self.session)
+        if line is None or not self.watching():
+            return False
+        a = self.stage.assets
+        r = self.hand_rect
+        surf.blit(a.nine_slice("panel", r.size, 14), r)
+        size = max(13, self.px(22))
+        y = r.y + self.px(8)
+        lines = a.wrap(line, size, r.w - 20)[:2]
+        if len(lines) * int(size * 1.2) + self.px(64) > r.h:  # a small window: the short line
+            lines = a.wrap(str(watcher_line(self.session, short=True)), size, r.w - 20)[:1]
+        for text in lines:
+            t = a.text(text, size, theme.ACCENT)
+            surf.blit(t, t.get_rect(midtop=(r.centerx, y)))
+            y += int(size * 1.2)
+        bw = min(self.px(300), r.w - 20)
+        by = max(y + self.px(4), r.bottom - self.px(60))
+        self.ask_button.rect = pygame.Rect(r.centerx - bw // 2, by, bw,
+                                           max(self.px(30), min(self.px(48), r.bottom - by - 4)))
+        if self.ask_button.visible:
+            self.ask_button.draw(surf, a)
+        return True
+
+    def place_ask_button(self, surf: pygame.Surface, rect: pygame.Rect) -> None:
+        """Ask for a seat at ``rect`` (a scene whose hand area shows a seat's public cards)."""
+        self.ask_button.rect = rect
+        if self.ask_button.visible:
+            self.ask_button.draw(surf, self.stage.assets)
 
     def leave_table(self) -> None:
         """Leave table / Back to title: a game in progress asks first (it is saved)."""
@@ -728,8 +833,10 @@ class TableScene(Scene):
                               theme.TEXT_DIM, int(w * 0.9))
             surf.blit(keys, keys.get_rect(midtop=(w // 2, self.leave_button.rect.bottom +
                                                   self.px(14))))
-        for b in (self.ready_button, self.leave_button):
-            b.draw(surf, a)
+        self._pause_extras(True)
+        for b in (self.ready_button, self.leave_button, self.sit_button, *self.give_buttons):
+            if b.visible:
+                b.draw(surf, a)
 
     def draw_results(self, surf: pygame.Surface) -> None:
         """The end of the game: who won, the turns, each seat's standing and points gained,
@@ -834,8 +941,9 @@ class TableScene(Scene):
         self.watch_button.visible = self.save_button.visible = ended and self.kept is not None
         # an overlay (pause, end of game) holds the focus: nothing under it takes Tab or keys
         overlay = show or over
-        self.pause_button.visible = not overlay
+        self.pause_button.visible = not overlay and not self.watching()  # watchers: no Pause
         self.admin_button.visible = self.session.is_host and not overlay
+        self._pause_extras(show and not over)
         for w in self.leading_widgets():
             w.enabled = not overlay
         if self.caught_up():
@@ -955,9 +1063,11 @@ class TableScene(Scene):
 
     def status_line(self) -> str | None:
         """The status line: the message, else what the connection is doing (LAN), else the
-        table's fresh notice, else the turn clock running low, else None."""
+        table's fresh notice, else the turn clock running low, else a watcher's own line
+        ("You are watching"), else None."""
         return self.message or self.connection_note() or self.notice_text() or \
-            self.clock_note()
+            self.clock_note() or (watcher_line(self.session, short=True) if self.watching()
+                                  else None)
 
     #: Keys that tap Ready on the pause overlay (Esc too: back to the game).
     READY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r, pygame.K_p,
@@ -1015,6 +1125,94 @@ def _chain(first: Any, then: Any) -> Any:
     return both
 
 
+class SeatPickOverlay(Scene):
+    """Pick a CPU seat: a watcher asks for it (``hot=False``), or a person at this screen
+    types a name and sits in it at its next turn (``hot=True``, ``Session.take_seat``)."""
+
+    overlay = True
+    name = "seat_pick"
+    session: Session
+
+    def __init__(self, stage: Stage, session: Session, hot: bool = False,
+                 on_done: Callable[[str], None] | None = None) -> None:
+        super().__init__(stage)
+        self.session = session
+        self.hot = hot
+        self.on_done = on_done
+        self.title = "Sit here" if hot else "Ask for a seat"
+        self.name_input: TextInput | None = None
+        if hot:
+            self.name_input = TextInput("Your name", "", 16, placeholder="type a name",
+                                        on_change=self._typed)
+            self.form.add(self.name_input)
+        self.seat_buttons: list[tuple[int, Button]] = []
+        for i in cpu_seats(session):
+            label = ("Sit at " if hot else "Ask for ") + seat_words(session.seats[i])
+            b = Button(label, partial(self.pick, i))
+            self.seat_buttons.append((i, b))
+            self.form.add(b)
+        self.close_button = Button("Close", self.back)
+        self.form.add(self.close_button)
+        self.message = "" if self.seat_buttons else "No CPU seat is free to take."
+        if self.name_input is not None:
+            self.form.focus(self.name_input)
+        self.box = pygame.Rect(0, 0, 0, 0)
+
+    def _typed(self, _text: str) -> None:
+        self.message = ""
+
+    def pick(self, seat: int) -> None:
+        colour = theme.SEAT_COLOUR_NAMES[seat % 8]
+        if self.hot:
+            name = self.name_input.text.strip() if self.name_input is not None else ""
+            if not name:
+                self.message = "Type your name first."
+                return
+            r = self.session.take_seat(seat, name)
+            if not r.ok:
+                self.message = r.message
+                return
+            done = f"{name} takes {colour} at its next turn"
+        else:
+            r = self.session.ask_seat(seat)
+            if not r.ok:
+                self.message = r.message
+                return
+            done = f"Asked for {colour}: waiting for the host"
+        if self.on_done is not None:
+            self.on_done(done)
+        if self.stage.top is self:
+            self.stage.pop()
+
+    def layout(self, w: int, h: int) -> None:
+        bw = min(self.px(560), int(w * 0.9))
+        shown: list[Any] = [*([self.name_input] if self.name_input is not None else []),
+                            *[b for _, b in self.seat_buttons], self.close_button]
+        step = min(self.px(62), max(self.px(40), (h - self.px(150)) // len(shown)))
+        bh = self.px(120) + len(shown) * step
+        self.box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
+        y = self.box.y + self.px(70)
+        for wd in shown:
+            wd.rect = pygame.Rect(self.box.x + self.px(20), y, bw - self.px(40),
+                                  step - self.px(12))
+            y += step
+
+    def draw(self, surf: pygame.Surface) -> None:
+        a = self.stage.assets
+        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 120))
+        surf.blit(shade, (0, 0))
+        pygame.draw.rect(surf, theme.BG, self.box, border_radius=14)
+        surf.blit(a.nine_slice("panel", self.box.size, 14), self.box)
+        t = a.text(self.title, self.px(40), theme.ACCENT)
+        surf.blit(t, t.get_rect(midtop=(self.box.centerx, self.box.y + self.px(14))))
+        self.form.draw(surf, a)
+        if self.message:
+            m = a.fit_text(self.message, self.px(20), theme.ACCENT2, self.box.w - 20)
+            surf.blit(m, m.get_rect(midbottom=(self.box.centerx, self.box.bottom - self.px(8))))
+
+
+
 #: The turn clock's choices in ADMIN: seconds at normal speed (the table scales them by its
 #: speed), or None: no clock.
 TURN_CLOCKS: tuple[tuple[float | None, str], ...] = (
@@ -1024,7 +1222,9 @@ TURN_CLOCKS: tuple[tuple[float | None, str], ...] = (
 class AdminOverlay(Scene):
     """ADMIN (the host): the table speed, the turn clock, ending a pause, and for each other
     person: hand the seat to a CPU (they take it back by rejoining) or remove them (they may
-    come back only to watch)."""
+    come back only to watch). On a LAN table, watchers too (``docs/seats.md``): Let people
+    watch, Seat watchers by themselves, each request for a seat (Accept / Decline) and Show X
+    out for each watcher; these rows follow the table while ADMIN is open."""
 
     overlay = True
     name = "admin"
@@ -1059,10 +1259,87 @@ class AdminOverlay(Scene):
                 r = Button(f"Remove {s['name']} from the table", partial(self._remove, seat))
                 self.hand_buttons.append((seat, r))
                 self.form.add(r)
+        self.watch_toggles: list[Widget] = []
+        if session.remote:
+            self.allow = Toggle("Let people watch", bool(pub.get("allow_watchers", True)),
+                                self._allow)
+            self.auto = Toggle("Seat watchers by themselves", bool(pub.get("auto_seat")),
+                               self._auto)
+            self.watch_toggles = [self.allow, self.auto]
+            for wd in self.watch_toggles:
+                self.form.add(wd)
+        #: The rows that follow the table: (what, seat or watcher number, button).
+        self.watch_rows: list[tuple[str, int, Button]] = []
+        self._rows_key: object = None
         self.close_button = Button("Close", self.back)
         self.form.add(self.close_button)
         self.message: str | None = None
         self.box = pygame.Rect(0, 0, 0, 0)
+        self._sync_rows()
+
+    # ------------------------------------------------------------------ watchers
+    def _sync_rows(self) -> bool:
+        """Rebuild the request and watcher rows when the table's asks or watchers changed;
+        True when they did."""
+        pub = self.session.public
+        asks = [(int(a["seat"]), str(a["name"])) for a in pub.get("asks") or []
+                if not a.get("accepted")]
+        watchers = [(int(w["watcher"]), str(w["name"])) for w in self.session.watchers()]
+        key = (tuple(asks), tuple(watchers))
+        if key == self._rows_key:
+            return False
+        self._rows_key = key
+        for _, _, b in self.watch_rows:
+            b.visible = False
+            if b in self.form.widgets:
+                self.form.widgets.remove(b)
+        self.watch_rows = []
+        for seat, name in asks:
+            colour = theme.SEAT_COLOUR_NAMES[seat % 8]
+            self.watch_rows.append(("accept", seat, Button(f"Accept {name} for {colour}",
+                                                           partial(self._accept, seat))))
+            self.watch_rows.append(("decline", seat, Button(f"Decline {name}'s request",
+                                                            partial(self._decline, seat))))
+        for number, name in watchers:
+            self.watch_rows.append(("out", number, Button(f"Show {name} out",
+                                                          partial(self._show_out, number))))
+        close = self.close_button in self.form.widgets
+        if close:
+            self.form.widgets.remove(self.close_button)
+        for _, _, b in self.watch_rows:
+            self.form.add(b)
+        self.form.add(self.close_button)
+        if self.box.w:
+            self.relayout(self.size)
+        return True
+
+    def _allow(self, on: Any) -> None:
+        r = self.session.allow_watchers(bool(on))
+        self.message = ("People may watch." if on else "Nobody may watch now.") if r.ok \
+            else r.message
+
+    def _auto(self, on: Any) -> None:
+        r = self.session.auto_seat(bool(on))
+        self.message = ("A seat asked for is given at once." if on else
+                        "You accept each request here.") if r.ok else r.message
+
+    def _accept(self, seat: int) -> None:
+        r = self.session.accept_seat(seat)
+        colour = theme.SEAT_COLOUR_NAMES[seat % 8]
+        self.message = f"{colour} changes hands at its next turn." if r.ok else r.message
+
+    def _decline(self, seat: int) -> None:
+        r = self.session.decline_seat(seat)
+        self.message = "Declined: they go on watching." if r.ok else r.message
+
+    def _show_out(self, number: int) -> None:
+        r = self.session.remove_watcher(number)
+        self.message = "Shown out: they may not watch again." if r.ok else r.message
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self._sync_rows():
+            self.mark_dirty()
 
     def _speed(self, name: Any) -> None:
         r = self.session.set_speed(str(name))
@@ -1113,8 +1390,9 @@ class AdminOverlay(Scene):
         bw = min(self.px(620), int(w * 0.9))
         shown = [self.speed, self.turn_clock, *([self.end_pause] if self.end_pause.visible
                                                 else []),
-                 *[b for _, b in self.hand_buttons], self.close_button]
-        step = min(self.px(62), max(self.px(44), (h - self.px(110)) // len(shown)))
+                 *[b for _, b in self.hand_buttons], *self.watch_toggles,
+                 *[b for _, _, b in self.watch_rows], self.close_button]
+        step = min(self.px(62), max(self.px(34), (h - self.px(110)) // len(shown)))
         bh = self.px(90) + len(shown) * step
         self.box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
         y = self.box.y + self.px(70)

@@ -771,6 +771,9 @@ class TrackTableScene(TableScene):
         if pub["config"].get("mode") == "solo":
             info.append(f"Turn {pub.get('turns', 0) + 1}")
         info.append(f"Speed: {pub.get('speed', '')}")
+        watching = self.watching_text()
+        if watching:
+            info.append(watching)
         it = a.fit_text("   ".join(info), self.px(20), theme.TEXT_DIM, p.w)
         surf.blit(it, (p.x, self.pause_button.rect.bottom + self.px(40)))
         # the message (or the connection note) has its own line: the speed stays in view
@@ -800,6 +803,8 @@ class TrackTableScene(TableScene):
 
     def draw_hand(self, surf: pygame.Surface) -> None:
         a = self.stage.assets
+        if self.draw_watching(surf):  # a watcher: no hand, "You are watching", Ask for a seat
+            return
         hand = self.view().get("hand", [])
         if self.hand_shown is not None:
             hand = hand[:self.hand_shown]  # the deal is still landing
