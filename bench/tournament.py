@@ -191,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="layout only: players (level A in one chair, level B in the others; "
                          "A's chair rotates over the games of a seed)")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--every", type=int, default=10,
+                    help="a progress line every this many games (with both think p95s)")
     ap.add_argument("--samples", type=int, default=0,
                     help="experiments: track Nasty searches exactly this many samples per "
                          "decision (repeatable; the budget is ignored)")
@@ -229,11 +231,12 @@ def main(argv: list[str] | None = None) -> int:
             times.extend(res["a_times"])
             b_times.extend(res.get("b_times", []))
             plays += res["plays"]
-            if not args.quiet and (n % 10 == 0 or n == len(jobs)):
+            if not args.quiet and (n % max(1, args.every) == 0 or n == len(jobs)):
                 lo, hi = wilson(wins, n)
                 mean = sum(times) / len(times) if times else 0.0
                 print(f"  {n}/{len(jobs)} winrate={wins / n:.3f} ci95=[{lo:.3f},{hi:.3f}] "
                       f"plays/game={plays / n:.0f} think_mean_ms={mean:.1f} "
+                      f"think_p95_ms={_p95(times):.1f} b_think_p95_ms={_p95(b_times):.1f} "
                       f"elapsed={time.time() - t0:.0f}s", flush=True)
     p95 = _p95(times)
     b95 = _p95(b_times)

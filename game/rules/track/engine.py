@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import importlib
 from bisect import bisect_right
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple, Protocol, cast
 
 from game.rules.api import ConfigError, RulesError
@@ -317,6 +318,10 @@ class Bump(NamedTuple):
 
 
 Bumps = tuple[Bump, ...]  # the bumps of one part
+#: A play as the Python generators build it, before a :class:`Play` is made of it (only for
+#: the plays a caller takes): ``(rank, parts, bumps)`` or ``(rank, parts, bumps, last)``,
+#: the arguments of ``Play``.
+Raw = tuple[Any, ...]
 Cand = tuple[Part, Bumps]  # a candidate part and its bumps (split generation)
 Mover = tuple[int, int]  # (location, peg id) of a peg that may move
 MInfo = tuple[int, int, int, "tuple[int, ...] | None", int, int]  # see _minfo
@@ -394,6 +399,74 @@ class Play:
     @property
     def is_discard(self) -> bool:
         return self.parts[0].kind == "x"
+
+
+_P = partial(tuple.__new__, Part)  # Part from a 5-tuple, without a Python-level __new__
+_B = partial(tuple.__new__, Bump)
+
+
+def _plays(raws: Sequence[Raw]) -> list[Play]:
+    return [Play(*r) for r in raws]
+
+
+def raw_token(raw: Raw) -> str:
+    """The token of a raw play (what ``str(Play(*raw))`` gives)."""
+    return RANK_CHARS[raw[0]] + ":" + ",".join(map(_part_text, raw[1]))
+
+
+class LegalList(Sequence[Play]):
+    """The Python engine's legal list: the raw plays (``raw``, see :data:`Raw`) and a
+    :class:`Play` made of one only when it is read (each made once). Acts as a read-only list
+    (len, index, slices, iteration, ``in``, ``==`` with a list), like the C core's list;
+    ``raw`` lets a caller that scores every play skip the objects (the CPU's rollouts)."""
+
+    __slots__ = ("_made", "raw")
+
+    def __init__(self, raw: list[Raw]) -> None:
+        self.raw = raw
+        self._made: list[Play | None] | None = None
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def _all(self) -> list[Play | None]:
+        made = self._made
+        if made is None:
+            made = self._made = [None] * len(self.raw)
+        return made
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self.raw)))]
+        made = self._made
+        if made is None:
+            made = self._made = [None] * len(self.raw)
+        p = made[i]
+        if p is None:
+            p = made[i] = Play(*self.raw[i])
+        return p
+
+    def __iter__(self) -> Iterator[Play]:
+        made = self._all()
+        raw = self.raw
+        for i, p in enumerate(made):
+            if p is None:
+                p = made[i] = Play(*raw[i])
+            yield p
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalList | list | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other,
+                                                                          strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def tokens(self) -> list[str]:
+        return [raw_token(r) for r in self.raw]
+
+    def __repr__(self) -> str:
+        return f"LegalList({self.tokens()!r})"
 
 
 # --------------------------------------------------------------------------------------------
@@ -631,7 +704,7 @@ def _minfo(cfg: Cfg, movers: list[Mover], rm: list[int]) -> list[MInfo]:
 
 
 def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list[MInfo], occ: list[int], hm: list[int],
-               app: Callable[[Play], None]) -> None:
+               app: Callable[[Raw], None]) -> None:
     """Append every single forward-``n`` play (classic/team) of the movers."""
     R = cfg.R
     low = _LOW
@@ -639,20 +712,20 @@ def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list[MInfo], occ: list[int], hm:
         if f is None:
             k = loc - HOME0
             if k + n <= 5 and not (hm[c] >> k) & low[n]:
-                app(Play(r, (Part("f", pid, loc, loc + n, n),), _NOB))
+                app((r, (_P(("f", pid, loc, loc + n, n)),), _NOB))
             continue
         if not f[n] & own:
             x = loc + n
             if x >= R:
                 x -= R
             if occ[x] < 0:
-                app(Play(r, (Part("f", pid, loc, x, n),), _NOB))
+                app((r, (_P(("f", pid, loc, x, n)),), _NOB))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app(Play(r, (Part("f", pid, loc, x, n),), (b,)))
+                    app((r, (_P(("f", pid, loc, x, n)),), (b,)))
         if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
-            app(Play(r, (Part("f", pid, loc, HOME0 + n - d, n),), _NOB))
+            app((r, (_P(("f", pid, loc, HOME0 + n - d, n)),), _NOB))
 
 
 def _turn_board(st: TrackState) -> tuple[Cfg, int, tuple[int, ...], list[int], list[int],
@@ -684,8 +757,8 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
     ranks = _hand_ranks(st.hands[seat])
     team = cfg.rules == TEAM
     comeout = cfg.comeout
-    normal: list[Play] = []
-    jk: list[Play] = []
+    normal: list[Raw] = []
+    jk: list[Raw] = []
     app = normal.append
     minfo = None
     # a split needs two pegs that can move, or (classic team games, seven to partner) one that
@@ -710,7 +783,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                         continue
                     b = _land(cfg, pid, x, occ)
                     if b is not None:
-                        jk.append(Play(0, (Part("j", pid, loc, x, 0),), (b,)))
+                        jk.append((0, (_P(("j", pid, loc, x, 0)),), (b,)))
             continue
         if r == 1 or r >= 11:
             for pid in starts:
@@ -719,11 +792,11 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                 if (rm[c] >> o) & 1:
                     continue
                 if occ[o] < 0:
-                    app(Play(r, (Part("o", pid, START, o, 0),), _NOB))
+                    app((r, (_P(("o", pid, START, o, 0)),), _NOB))
                 else:
                     b = _land(cfg, pid, o, occ)
                     if b is not None:
-                        app(Play(r, (Part("o", pid, START, o, 0),), (b,)))
+                        app((r, (_P(("o", pid, START, o, 0)),), (b,)))
         if r == 8:
             bwdt = cfg.bwd
             for loc, pid in movers:
@@ -736,7 +809,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                     x += R
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app(Play(8, (Part("b", pid, loc, x, 8),), (b,)))
+                    app((8, (_P(("b", pid, loc, x, 8)),), (b,)))
             continue
         if minfo is None:
             minfo = _minfo(cfg, movers, rm)
@@ -749,13 +822,13 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
         elif r == 9 and team and split_ok:
             _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")), normal)
     if want_all:
-        discards = [Play(r, (Part("x", -1, 0, 0, 0),)) for r in ranks]
-        return normal, jk, discards
+        discards = [(r, (_P(("x", -1, 0, 0, 0)),), _NOB) for r in ranks]
+        return _plays(normal), _plays(jk), _plays(discards)
     if normal:
         if jk:
             normal.extend(jk)
         return normal
-    jk.extend(Play(r, (Part("x", -1, 0, 0, 0),)) for r in ranks)
+    jk.extend((r, (_P(("x", -1, 0, 0, 0)),), _NOB) for r in ranks)
     return jk
 
 
@@ -796,7 +869,7 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         for a in range(1, min(top, 5 - k) + 1):
             if (h >> (k + a - 1)) & 1:
                 break
-            out[a].append((Part("f", pid, loc, loc + a, a), ()))
+            out[a].append((_P(("f", pid, loc, loc + a, a)), ()))
         return out
     R = cfg.R
     f = cfg.fwd[loc]
@@ -815,17 +888,17 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
             if (own >> x) & 1:
                 ring_ok = False
             elif occ[x] < 0:
-                lst.append((Part("f", pid, loc, x, a), ()))
+                lst.append((_P(("f", pid, loc, x, a)), ()))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    lst.append((Part("f", pid, loc, x, a), b))
+                    lst.append((_P(("f", pid, loc, x, a)), b))
         if home_ok and a > d:
             k = a - d
             if k > 5 or (h >> (k - 1)) & 1:
                 home_ok = False
             else:
-                lst.append((Part("f", pid, loc, HOME0 + k, a), ()))
+                lst.append((_P(("f", pid, loc, HOME0 + k, a)), ()))
     return out
 
 
@@ -843,11 +916,11 @@ def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         if (own >> x) & 1:
             break  # an own peg blocks this count and every longer one
         if occ[x] < 0:
-            out[a].append((Part("b", pid, loc, x, a), ()))
+            out[a].append((_P(("b", pid, loc, x, a)), ()))
         else:
             b = _land(cfg, pid, x, occ)
             if b is not None:
-                out[a].append((Part("b", pid, loc, x, a), b))
+                out[a].append((_P(("b", pid, loc, x, a)), b))
     return out
 
 
@@ -889,7 +962,7 @@ def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list[Move
 def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                      hm: list[int], movers: list[Mover], cols1: tuple[int, ...], recolour: bool,
                      total: int, pid1: int, part1: Part, b1: Bumps, k2: str, rest: int,
-                     out: list[Play]) -> None:
+                     out: list[Raw]) -> None:
     """Every split of ``total`` starting with ``part1`` (bumps ``b1``), the second part of
     kind ``k2`` and count ``rest`` generated on the board left by the first part: the
     definition itself, with no reuse of the original board's parts."""
@@ -901,11 +974,11 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
         if pid2 == pid1:
             continue
         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2):
-            app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
+            app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
 
 
 def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
-                       rm: list[int], hm: list[int], movers: list[Mover], out: list[Play]
+                       rm: list[int], hm: list[int], movers: list[Mover], out: list[Raw]
                        ) -> None:
     """The 7 splits when every mover is of one colour (every rule set but ``team``): the same
     plays in the same order as :func:`_splits`, cheaper for the few pegs of one colour. A
@@ -938,26 +1011,26 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                         continue
                     if loc2 >= HOME0:  # a home peg: the first part left the home alone
                         for part2, _b2 in fw2[rest]:
-                            app(Play(7, (part1, part2), _NOB2))
+                            app((7, (part1, part2), _NOB2))
                         continue
                     x = loc2 + rest
                     if x >= R:
                         x -= R
                     if occ[x] < 0 and not fwdt[loc2][rest] & T:
                         for part2, b2 in fw2[rest]:
-                            app(Play(7, (part1, part2), ((), b2) if b2 else _NOB2))
+                            app((7, (part1, part2), ((), b2) if b2 else _NOB2))
                         continue
                     if board2 is None:
                         board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                     for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, board2[1], board2[2],
                                           board2[0]):
-                        app(Play(7, (part1, Part("f", pid2, loc2, to2, rest)), ((), b2)))
+                        app((7, (part1, _P(("f", pid2, loc2, to2, rest))), ((), b2)))
 
 
 def _splits(
 cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
             hm: list[int], movers: list[Mover], total: int, kinds: tuple[tuple[str, str], ...],
-            out: list[Play]) -> None:
+            out: list[Raw]) -> None:
     """Every split of ``total`` (7: forward+forward; team 9: forward+backward either order).
 
     The second part is generated on the board left by the first. To save work, a second part
@@ -1078,13 +1151,13 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                             if not (dep if c2 == c1 else land) & T:
                                 # untouched path, free landing: same as on the original board
                                 for part2, b2 in parts2:
-                                    app(Play(total, (part1, part2), ((), b2) if b2 else _NOB2))
+                                    app((total, (part1, part2), ((), b2) if b2 else _NOB2))
                                 continue
                             if board2 is None:
                                 board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                             for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
                                                   board2[2], board2[0]):
-                                app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
+                                app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
                         continue
                     T = _touched(cfg, loc1, to1, b1)
                     movers2 = _second_movers(cfg, seat, pegs, movers, cols1, recolour, pid1,
@@ -1099,22 +1172,22 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                             if dep != -1 and not dep & T:
                                 # untouched path, free landing: same as on the original board
                                 for part2, b2 in parts2:
-                                    app(Play(total, (part1, part2), (b1, b2)))
+                                    app((total, (part1, part2), (b1, b2)))
                                 continue
                         if board2 is None:
                             board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
                                               board2[0]):
-                            app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
+                            app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
 
 
 def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
     cfg, seat, pegs, occ, rm, hm, cols = _turn_board(st)
     R = cfg.R
-    normal: list[Play] = []
-    last: list[Play] = []
+    normal: list[Raw] = []
+    last: list[Raw] = []
     if not cols:
-        return (normal, last) if want_all else normal
+        return ([], []) if want_all else normal
     c = cols[0]
     team_of = cfg.team_of
     tc = team_of[c]
@@ -1133,20 +1206,20 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
     def land(r: int, part: Part, x: int) -> None:
         q = occ[x]
         if q < 0:
-            normal.append(Play(r, (part,), ((),)))
+            normal.append((r, (part,), ((),)))
             return
         cq = q // PEGS
         if cq == c:
             return
         if team_of[cq] == tc:
-            last.append(Play(r, (part,), ((Bump(q, x, START),),), True))
+            last.append((r, (part,), ((_B((q, x, START)),),), True))
         else:
-            normal.append(Play(r, (part,), ((Bump(q, x, START),),)))
+            normal.append((r, (part,), ((_B((q, x, START)),),)))
 
     for r in ranks:
         if r == 1 or r == 13:
             if starts and not (own >> cout) & 1:
-                land(r, Part("o", starts[0], START, cout, 0), cout)
+                land(r, _P(("o", starts[0], START, cout, 0)), cout)
             if r == 13:
                 continue
         if r == 11:
@@ -1155,48 +1228,48 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
                 if loc >= HOME0:
                     continue
                 for x, q in others:
-                    normal.append(Play(11, (Part("t", pid, loc, x, q),), ((),)))
+                    normal.append((11, (_P(("t", pid, loc, x, q)),), ((),)))
             continue
         if r == 3:
             for loc, pid in movers:
                 if loc < HOME0:
                     if (loc - cout) % R < 3 or bwdt[loc][2] & blk:
                         continue
-                    land(3, Part("b", pid, loc, (loc - 3) % R, 3), (loc - 3) % R)
+                    land(3, _P(("b", pid, loc, (loc - 3) % R, 3)), (loc - 3) % R)
                 else:
                     k = loc - HOME0
                     if (hmc >> k) == (_FULL_HOME >> k):
                         continue  # snug
                     if k >= 4:
                         if not (hmc >> (k - 4)) & 7:
-                            normal.append(Play(3, (Part("b", pid, loc, loc - 3, 3),), ((),)))
+                            normal.append((3, (_P(("b", pid, loc, loc - 3, 3)),), ((),)))
                         continue
                     if hmc & ((1 << (k - 1)) - 1):
                         continue
                     x = (ins - (3 - k)) % R
                     if bwdt[(ins + 1) % R][3 - k] & blk & ~(1 << x):
                         continue
-                    land(3, Part("b", pid, loc, x, 3), x)
+                    land(3, _P(("b", pid, loc, x, 3)), x)
             continue
         n = 1 if r == 1 else (12 if r == 12 else r)
         for loc, pid in movers:
             if loc >= HOME0:
                 k = loc - HOME0
                 if k + n <= 5 and not (hmc >> k) & ((1 << n) - 1):
-                    normal.append(Play(r, (Part("f", pid, loc, loc + n, n),), ((),)))
+                    normal.append((r, (_P(("f", pid, loc, loc + n, n)),), ((),)))
                 continue
             d = (ins - loc) % R
             if n > d:
                 h = n - d
                 if h <= 5 and not fwdt[loc][d] & blk and not hmc & ((1 << h) - 1):
-                    normal.append(Play(r, (Part("f", pid, loc, HOME0 + h, n),), ((),)))
+                    normal.append((r, (_P(("f", pid, loc, HOME0 + h, n)),), ((),)))
                 continue
             if fwdt[loc][n - 1] & blk:
                 continue
             x = (loc + n) % R
-            land(r, Part("f", pid, loc, x, n), x)
+            land(r, _P(("f", pid, loc, x, n)), x)
     if want_all:
-        return normal, last
+        return _plays(normal), _plays(last)
     return normal if normal else last
 
 
@@ -1210,9 +1283,9 @@ def gen_legal(st: TrackState) -> Sequence[Play]:
         elif st.turn < 0:
             lg = []
         elif st.cfg.rules == TEES:
-            lg = _gen_tees(st)
+            lg = LegalList(_gen_tees(st))
         else:
-            lg = _gen_ct(st)
+            lg = LegalList(_gen_ct(st))
         st._legal = lg
     return lg
 
