@@ -1182,92 +1182,132 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
 
 
 def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
-    cfg, seat, pegs, occ, rm, hm, cols = _turn_board(st)
+    cfg = st.cfg
+    seat = st.turn
+    pegs = st.pegs
+    b = st._board
+    if b is None:
+        b = st._board = _boards(cfg, pegs)
+    occ, rm, hm = b
+    # the colour moved (controlled(), inline): the seat's own, or once it is done a partner's
+    c = seat
+    if min(pegs[seat * PEGS:seat * PEGS + PEGS]) >= HOME0:
+        c = -1
+        for p in cfg.partners[seat]:
+            if min(pegs[p * PEGS:p * PEGS + PEGS]) < HOME0:
+                c = p
+                break
+        if c < 0:
+            return ([], []) if want_all else []
     R = cfg.R
     normal: list[Raw] = []
     last: list[Raw] = []
-    if not cols:
-        return ([], []) if want_all else normal
-    c = cols[0]
+    app = normal.append
     team_of = cfg.team_of
     tc = team_of[c]
     blk = 0
     for x in cfg.teamcols[c]:
         blk |= rm[x]
     own = rm[c]
-    movers, starts = _movers(pegs, cols)
+    # movers (loc, pid) sorted, and the first peg in start (_movers, inline for one colour)
+    base = c * PEGS
+    movers = []
+    start = -1
+    for pid in range(base, base + PEGS):
+        loc = pegs[pid]
+        if loc == START:
+            if start < 0:
+                start = pid
+        elif loc < HOME0 + 5:
+            movers.append((loc, pid))
+    movers.sort()
     ins = cfg.inspot[c]
     cout = cfg.comeout[c]
     fwdt = cfg.fwd
     bwdt = cfg.bwd
     hmc = hm[c]
-    ranks = _hand_ranks(st.hands[seat])
-
-    def land(r: int, part: Part, x: int) -> None:
-        q = occ[x]
-        if q < 0:
-            normal.append((r, (part,), ((),)))
-            return
-        cq = q // PEGS
-        if cq == c:
-            return
-        if team_of[cq] == tc:
-            last.append((r, (part,), ((_B((q, x, START)),),), True))
-        else:
-            normal.append((r, (part,), ((_B((q, x, START)),),)))
-
-    for r in ranks:
+    nob = _NOB
+    for r in sorted({card >> 2 for card in st.hands[seat]}):
         if r == 1 or r == 13:
-            if starts and not (own >> cout) & 1:
-                land(r, _P(("o", starts[0], START, cout, 0)), cout)
+            if start >= 0 and not (own >> cout) & 1:
+                q = occ[cout]
+                if q < 0:
+                    app((r, (_P(("o", start, START, cout, 0)),), nob))
+                elif q // PEGS != c:
+                    part = _P(("o", start, START, cout, 0))
+                    if team_of[q // PEGS] == tc:
+                        last.append((r, (part,), ((_B((q, cout, START)),),), True))
+                    else:
+                        app((r, (part,), ((_B((q, cout, START)),),)))
             if r == 13:
                 continue
         if r == 11:
-            others = [(x, occ[x]) for x in range(R) if occ[x] >= 0 and occ[x] // PEGS != c]
-            for loc, pid in movers:
-                if loc >= HOME0:
-                    continue
-                for x, q in others:
-                    normal.append((11, (_P(("t", pid, loc, x, q)),), ((),)))
+            ring = [m for m in movers if m[0] < HOME0]
+            if ring:
+                others = sorted((x, q) for q, x in enumerate(pegs)
+                                if 0 <= x < HOME0 and q // PEGS != c)
+                for loc, pid in ring:
+                    for x, q in others:
+                        app((11, (_P(("t", pid, loc, x, q)),), nob))
             continue
         if r == 3:
             for loc, pid in movers:
                 if loc < HOME0:
                     if (loc - cout) % R < 3 or bwdt[loc][2] & blk:
                         continue
-                    land(3, _P(("b", pid, loc, (loc - 3) % R, 3)), (loc - 3) % R)
+                    x = (loc - 3) % R
                 else:
                     k = loc - HOME0
                     if (hmc >> k) == (_FULL_HOME >> k):
                         continue  # snug
                     if k >= 4:
                         if not (hmc >> (k - 4)) & 7:
-                            normal.append((3, (_P(("b", pid, loc, loc - 3, 3)),), ((),)))
+                            app((3, (_P(("b", pid, loc, loc - 3, 3)),), nob))
                         continue
                     if hmc & ((1 << (k - 1)) - 1):
                         continue
                     x = (ins - (3 - k)) % R
                     if bwdt[(ins + 1) % R][3 - k] & blk & ~(1 << x):
                         continue
-                    land(3, _P(("b", pid, loc, x, 3)), x)
+                q = occ[x]
+                if q < 0:
+                    app((3, (_P(("b", pid, loc, x, 3)),), nob))
+                elif q // PEGS != c:
+                    part = _P(("b", pid, loc, x, 3))
+                    if team_of[q // PEGS] == tc:
+                        last.append((3, (part,), ((_B((q, x, START)),),), True))
+                    else:
+                        app((3, (part,), ((_B((q, x, START)),),)))
             continue
-        n = 1 if r == 1 else (12 if r == 12 else r)
+        n = r  # 1 is one forward, every other rank its own count
         for loc, pid in movers:
             if loc >= HOME0:
                 k = loc - HOME0
                 if k + n <= 5 and not (hmc >> k) & ((1 << n) - 1):
-                    normal.append((r, (_P(("f", pid, loc, loc + n, n)),), ((),)))
+                    app((r, (_P(("f", pid, loc, loc + n, n)),), nob))
                 continue
-            d = (ins - loc) % R
+            d = ins - loc
+            if d < 0:
+                d += R
             if n > d:
                 h = n - d
                 if h <= 5 and not fwdt[loc][d] & blk and not hmc & ((1 << h) - 1):
-                    normal.append((r, (_P(("f", pid, loc, HOME0 + h, n)),), ((),)))
+                    app((r, (_P(("f", pid, loc, HOME0 + h, n)),), nob))
                 continue
             if fwdt[loc][n - 1] & blk:
                 continue
-            x = (loc + n) % R
-            land(r, _P(("f", pid, loc, x, n)), x)
+            x = loc + n
+            if x >= R:
+                x -= R
+            q = occ[x]
+            if q < 0:
+                app((r, (_P(("f", pid, loc, x, n)),), nob))
+            elif q // PEGS != c:
+                part = _P(("f", pid, loc, x, n))
+                if team_of[q // PEGS] == tc:
+                    last.append((r, (part,), ((_B((q, x, START)),),), True))
+                else:
+                    app((r, (part,), ((_B((q, x, START)),),)))
     if want_all:
         return _plays(normal), _plays(last)
     return normal if normal else last
@@ -1489,8 +1529,10 @@ def new_game(config: Mapping[str, Any], seed: Any, events: list[Event] | None = 
 def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
                ) -> tuple[TrackState, list[dict[str, Any]]]:
     """Apply a play already known to be legal (from :func:`gen_legal`). Never mutates ``st``."""
-    if FAST and not events:
-        return _fast.apply(st, seat, play), []
+    if not events:
+        if FAST:
+            return _fast.apply(st, seat, play), []
+        return _apply_quiet(st, seat, play), []
     cfg = st.cfg
     ev: list[Event] | None = [] if events else None
     s = st.copy()
@@ -1572,6 +1614,92 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
         if ev is not None:
             ev.append({"type": "turn", "seat": nxt})
     return s, ev if ev is not None else []
+
+
+def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
+    """:func:`apply_play` without events on the Python engine: the same steps, no event
+    branches (the simulations' path)."""
+    cfg = st.cfg
+    s = st.copy()
+    hand = st.hands[seat]
+    r = play.rank
+    i = 0
+    for card in hand:
+        if card >> 2 == r:
+            break
+        i += 1
+    else:
+        raise RulesError(f"no card of rank {r} in hand")
+    hands = list(st.hands)
+    hands[seat] = hand[:i] + hand[i + 1:]
+    s.hands = tuple(hands)
+    s.discards = (*st.discards, card)
+    s.nplays = st.nplays + 1
+    s.idle = 0
+    parts = play.parts
+    if parts[0][0] == "x":
+        s._board = st._board
+    else:
+        pegs = list(st.pegs)
+        ob = st._board
+        if ob is None:
+            ob = board(st)
+        occ = ob[0][:]
+        rm = ob[1][:]
+        hm = ob[2][:]
+        homed = False
+        for part, bumps in zip(parts, play.bumps, strict=True):
+            kind, pid, frm, to, n = part
+            if kind == "t":
+                c, oc = pid // PEGS, n // PEGS
+                pegs[pid] = to
+                pegs[n] = frm
+                occ[to] = pid
+                occ[frm] = n
+                rm[c] ^= (1 << frm) | (1 << to)
+                rm[oc] ^= (1 << frm) | (1 << to)
+                continue
+            if bumps:
+                _do(pegs, occ, rm, hm, pid, to, bumps)
+            else:
+                c = pid // PEGS
+                pegs[pid] = to
+                if frm >= HOME0:
+                    hm[c] &= ~(1 << (frm - HOME0 - 1))
+                elif frm >= 0:
+                    occ[frm] = -1
+                    rm[c] &= ~(1 << frm)
+                if to >= HOME0:
+                    hm[c] |= 1 << (to - HOME0 - 1)
+                else:
+                    occ[to] = pid
+                    rm[c] |= 1 << to
+            if to >= HOME0:
+                homed = True
+        s.pegs = tuple(pegs)
+        s._board = (occ, rm, hm)
+        if homed:
+            team = cfg.team_of[seat]
+            if all(min(pegs[c * PEGS:c * PEGS + PEGS]) >= HOME0 for c in cfg.teams[team]):
+                s.winner = team
+                s.turn = -1
+                return s
+    rules = cfg.rules
+    if rules == TEES:
+        _tees_continue(s, seat, None)
+    elif rules == CLASSIC:
+        nxt = seat + 1
+        if nxt == cfg.n:
+            nxt = 0
+        s.turn = nxt
+        _draw(s, nxt, None)
+    else:
+        _draw(s, seat, None)
+        nxt = seat + 1
+        if nxt == cfg.n:
+            nxt = 0
+        s.turn = nxt
+    return s
 
 
 def outcome(s: TrackState) -> dict[str, Any] | None:
