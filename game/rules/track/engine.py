@@ -414,40 +414,102 @@ def raw_token(raw: Raw) -> str:
     return RANK_CHARS[raw[0]] + ":" + ",".join(map(_part_text, raw[1]))
 
 
+class _Trades:
+    """A run of raw plays kept as its two factors until read: the tees Jack trades (every
+    ring peg of the mover with every other colour's ring peg, mover-major), ``n`` of them."""
+
+    __slots__ = ("n", "others", "ring")
+
+    def __init__(self, ring: list[Mover], others: list[tuple[int, int]]) -> None:
+        self.ring = ring
+        self.others = others
+        self.n = len(ring) * len(others)
+
+    def get(self, k: int) -> Raw:
+        loc, pid = self.ring[k // len(self.others)]
+        x, q = self.others[k % len(self.others)]
+        return (11, (_P(("t", pid, loc, x, q)),), _NOB)
+
+    def all(self) -> list[Raw]:
+        return [(11, (_P(("t", pid, loc, x, q)),), _NOB)
+                for loc, pid in self.ring for x, q in self.others]
+
+
+def _flat(items: list[Any]) -> list[Raw]:
+    out: list[Raw] = []
+    for it in items:
+        if type(it) is _Trades:
+            out.extend(it.all())
+        else:
+            out.append(it)
+    return out
+
+
 class LegalList(Sequence[Play]):
     """The Python engine's legal list: the raw plays (``raw``, see :data:`Raw`) and a
     :class:`Play` made of one only when it is read (each made once). Acts as a read-only list
     (len, index, slices, iteration, ``in``, ``==`` with a list), like the C core's list;
-    ``raw`` lets a caller that scores every play skip the objects (the CPU's rollouts)."""
+    ``raw`` lets a caller that scores every play skip the objects (the CPU's rollouts).
 
-    __slots__ = ("_made", "raw")
+    Built from ``items`` that may hold runs kept as factors (:class:`_Trades`, with
+    ``runs``): its length is known at once, one play is found without expanding the others,
+    and ``raw`` expands them (once) when asked."""
 
-    def __init__(self, raw: list[Raw]) -> None:
-        self.raw = raw
+    __slots__ = ("_items", "_made", "_n", "_raw")
+
+    def __init__(self, items: list[Any], runs: bool = False) -> None:
+        if runs:
+            self._items: list[Any] | None = items
+            self._raw: list[Raw] | None = None
+            self._n = sum(it.n if type(it) is _Trades else 1 for it in items)
+        else:
+            self._items = None
+            self._raw = items
+            self._n = len(items)
         self._made: list[Play | None] | None = None
 
-    def __len__(self) -> int:
-        return len(self.raw)
+    @property
+    def raw(self) -> list[Raw]:
+        r = self._raw
+        if r is None:
+            r = self._raw = _flat(cast(list[Any], self._items))
+        return r
 
-    def _all(self) -> list[Play | None]:
-        made = self._made
-        if made is None:
-            made = self._made = [None] * len(self.raw)
-        return made
+    def __len__(self) -> int:
+        return self._n
+
+    def _get_raw(self, i: int) -> Raw:
+        r = self._raw
+        if r is not None:
+            return r[i]
+        for it in cast(list[Any], self._items):
+            if type(it) is _Trades:
+                if i < it.n:
+                    return it.get(i)
+                i -= it.n
+            elif i == 0:
+                return cast(Raw, it)
+            else:
+                i -= 1
+        raise IndexError("legal play index out of range")  # unreachable: i was checked
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self.raw)))]
+            return [self[j] for j in range(*i.indices(self._n))]
         made = self._made
         if made is None:
-            made = self._made = [None] * len(self.raw)
-        p = made[i]
+            made = self._made = [None] * self._n
+        p = made[i]  # raises IndexError out of range, and takes negative indices
         if p is None:
-            p = made[i] = Play(*self.raw[i])
+            if i < 0:
+                i += self._n
+            p = made[i] = Play(*self._get_raw(i))
         return p
 
     def __iter__(self) -> Iterator[Play]:
-        made = self._all()
+        made = self._made
+        if made is None:
+            made = self._made = [None] * self._n
         raw = self.raw
         for i, p in enumerate(made):
             if p is None:
@@ -1181,7 +1243,9 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                             app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
 
 
-def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
+def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
+    """Legal plays for tees (raw), or with ``want_all`` (normal plays, last-resort plays);
+    ``lazy``: a :class:`LegalList` that keeps the Jack trades as factors."""
     cfg = st.cfg
     seat = st.turn
     pegs = st.pegs
@@ -1198,7 +1262,7 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
                 c = p
                 break
         if c < 0:
-            return ([], []) if want_all else []
+            return ([], []) if want_all else (LegalList([]) if lazy else [])
     R = cfg.R
     normal: list[Raw] = []
     last: list[Raw] = []
@@ -1227,6 +1291,7 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
     bwdt = cfg.bwd
     hmc = hm[c]
     nob = _NOB
+    runs = False  # some Jack trades are kept as a _Trades run
     for r in sorted({card >> 2 for card in st.hands[seat]}):
         if r == 1 or r == 13:
             if start >= 0 and not (own >> cout) & 1:
@@ -1246,9 +1311,9 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
             if ring:
                 others = sorted((x, q) for q, x in enumerate(pegs)
                                 if 0 <= x < HOME0 and q // PEGS != c)
-                for loc, pid in ring:
-                    for x, q in others:
-                        app((11, (_P(("t", pid, loc, x, q)),), nob))
+                if others:
+                    runs = True
+                    app(_Trades(ring, others))
             continue
         if r == 3:
             for loc, pid in movers:
@@ -1309,8 +1374,10 @@ def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
                 else:
                     app((r, (part,), ((_B((q, x, START)),),)))
     if want_all:
-        return _plays(normal), _plays(last)
-    return normal if normal else last
+        return _plays(_flat(normal)), _plays(last)
+    if lazy:
+        return LegalList(normal, runs) if normal else LegalList(last)
+    return _flat(normal) if runs else (normal if normal else last)
 
 
 def gen_legal(st: TrackState) -> Sequence[Play]:
@@ -1323,7 +1390,7 @@ def gen_legal(st: TrackState) -> Sequence[Play]:
         elif st.turn < 0:
             lg = []
         elif st.cfg.rules == TEES:
-            lg = LegalList(_gen_tees(st))
+            lg = _gen_tees(st, lazy=True)
         else:
             lg = LegalList(_gen_ct(st))
         st._legal = lg
