@@ -435,10 +435,37 @@ class _Trades:
                 for loc, pid in self.ring for x, q in self.others]
 
 
+class _Seconds:
+    """A run of raw split plays kept as their parts until read: one first part ``part1``
+    (which bumped nothing) followed by each second part of ``segs`` (lists of ``(part,
+    bumps)``, in order), ``n`` of them: the team splits' common case, where most plays are."""
+
+    __slots__ = ("n", "part1", "segs", "total")
+
+    def __init__(self, total: int, part1: Part, segs: list[list[Cand]], n: int) -> None:
+        self.total = total
+        self.part1 = part1
+        self.segs = segs
+        self.n = n
+
+    def get(self, k: int) -> Raw:
+        for seg in self.segs:
+            if k < len(seg):
+                part2, b2 = seg[k]
+                return (self.total, (self.part1, part2), ((), b2))
+            k -= len(seg)
+        raise IndexError("split index out of range")  # unreachable: k < n
+
+    def all(self) -> list[Raw]:
+        total = self.total
+        part1 = self.part1
+        return [(total, (part1, part2), ((), b2)) for seg in self.segs for part2, b2 in seg]
+
+
 def _flat(items: list[Any]) -> list[Raw]:
     out: list[Raw] = []
     for it in items:
-        if type(it) is _Trades:
+        if type(it) is not tuple:
             out.extend(it.all())
         else:
             out.append(it)
@@ -461,7 +488,7 @@ class LegalList(Sequence[Play]):
         if runs:
             self._items: list[Any] | None = items
             self._raw: list[Raw] | None = None
-            self._n = sum(it.n if type(it) is _Trades else 1 for it in items)
+            self._n = sum(1 if type(it) is tuple else it.n for it in items)
         else:
             self._items = None
             self._raw = items
@@ -483,7 +510,7 @@ class LegalList(Sequence[Play]):
         if r is not None:
             return r[i]
         for it in cast(list[Any], self._items):
-            if type(it) is _Trades:
+            if type(it) is not tuple:
                 if i < it.n:
                     return it.get(i)
                 i -= it.n
@@ -811,18 +838,20 @@ def _hand_ranks(hand: tuple[int, ...]) -> list[int]:
     return ranks
 
 
-def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
-    """Legal plays for classic and team. With ``want_all``: (moves, joker moves, discards)."""
+def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
+    """Legal plays for classic and team (raw). With ``want_all``: (moves, joker moves,
+    discards); ``lazy``: a :class:`LegalList` that keeps the team splits as runs."""
     cfg, seat, pegs, occ, rm, hm, cols = _turn_board(st)
     R = cfg.R
     movers, starts = _movers(pegs, cols)
     ranks = _hand_ranks(st.hands[seat])
     team = cfg.rules == TEAM
     comeout = cfg.comeout
-    normal: list[Raw] = []
+    normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
     jk: list[Raw] = []
     app = normal.append
     minfo = None
+    runs = False
     # a split needs two pegs that can move, or (classic team games, seven to partner) one that
     # may bring the colour home and hand the rest to a partner
     split_ok = len(movers) >= 2 or (
@@ -878,20 +907,23 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
         _fwd_plays(cfg, r, 1 if r == 1 else (10 if r >= 11 else r), minfo, occ, hm, app)
         if r == 7 and split_ok:
             if team:
-                _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
+                runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
             else:
                 _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal)
         elif r == 9 and team and split_ok:
-            _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")), normal)
+            runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
+                            normal)
     if want_all:
         discards = [(r, (_P(("x", -1, 0, 0, 0)),), _NOB) for r in ranks]
-        return _plays(normal), _plays(jk), _plays(discards)
+        return _plays(_flat(normal)), _plays(jk), _plays(discards)
     if normal:
         if jk:
             normal.extend(jk)
-        return normal
+        if lazy:
+            return LegalList(normal, runs)
+        return _flat(normal) if runs else normal
     jk.extend((r, (_P(("x", -1, 0, 0, 0)),), _NOB) for r in ranks)
-    return jk
+    return LegalList(jk) if lazy else jk
 
 
 def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: list[int],
@@ -1092,8 +1124,10 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
 def _splits(
 cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
             hm: list[int], movers: list[Mover], total: int, kinds: tuple[tuple[str, str], ...],
-            out: list[Raw]) -> None:
+            out: list[Any]) -> bool:
     """Every split of ``total`` (7: forward+forward; team 9: forward+backward either order).
+    The plays of a first part that bumped nothing are appended as one :class:`_Seconds` run
+    (no play tuple built until read); returns whether any run was appended.
 
     The second part is generated on the board left by the first. To save work, a second part
     computed on the original board is reused when the first part touched none of the holes it
@@ -1125,6 +1159,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
     # full list is then walked).
     # A backward part of a peg in home never exists and is left out.
     amounts = range(1, total)
+    made = False
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
     ents: dict[str, dict[int, list[Entry]]] = {}
     flat: dict[str, list[list[Entry]]] = {}
@@ -1206,20 +1241,29 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                         if to1 < HOME0:
                             T |= 1 << to1
                         board2 = None
+                        segs: list[list[Cand]] = []
+                        nseg = 0
                         for pid2, c2, dep, land, loc2, parts2 in (
                                 flat2 if idle2[rest] & T else live2)[rest]:
                             if pid2 == pid1:
                                 continue
                             if not (dep if c2 == c1 else land) & T:
                                 # untouched path, free landing: same as on the original board
-                                for part2, b2 in parts2:
-                                    app((total, (part1, part2), ((), b2) if b2 else _NOB2))
+                                if parts2:
+                                    segs.append(parts2)
+                                    nseg += len(parts2)
                                 continue
                             if board2 is None:
                                 board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
-                            for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
-                                                  board2[2], board2[0]):
-                                app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
+                            seg = [(_P((k2, pid2, loc2, to2, rest)), b2)
+                                   for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
+                                                         board2[2], board2[0])]
+                            if seg:
+                                segs.append(seg)
+                                nseg += len(seg)
+                        if nseg:
+                            app(_Seconds(total, part1, segs, nseg))
+                            made = True
                         continue
                     T = _touched(cfg, loc1, to1, b1)
                     movers2 = _second_movers(cfg, seat, pegs, movers, cols1, recolour, pid1,
@@ -1241,6 +1285,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
                                               board2[0]):
                             app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
+    return made
 
 
 def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
@@ -1392,9 +1437,65 @@ def gen_legal(st: TrackState) -> Sequence[Play]:
         elif st.cfg.rules == TEES:
             lg = _gen_tees(st, lazy=True)
         else:
-            lg = LegalList(_gen_ct(st))
+            lg = _gen_ct(st, lazy=True)
         st._legal = lg
     return lg
+
+
+def count_legal(st: TrackState) -> int:
+    """How many legal plays the seat to move has (no play object is made)."""
+    return len(gen_legal(st))
+
+
+def has_legal(st: TrackState) -> bool:
+    """Whether the seat to move has any legal play (the tees fold check)."""
+    return len(gen_legal(st)) > 0
+
+
+def first_legal(st: TrackState) -> Play | None:
+    """The first legal play (only it is made a :class:`Play`), None when there is none."""
+    lg = gen_legal(st)
+    return lg[0] if len(lg) else None
+
+
+def nth_legal(st: TrackState, i: int) -> Play:
+    """Legal play ``i`` (``0 <= i < count_legal(st)``): a random driver's pick, the others
+    left unmade. Raises :class:`IndexError` for any other ``i``."""
+    lg = gen_legal(st)
+    if type(i) is not int or not 0 <= i < len(lg):
+        raise IndexError(f"legal play {i!r} of {len(lg)}")
+    return lg[i]
+
+
+def iter_legal(st: TrackState) -> Iterator[Play]:
+    """The legal plays one by one, each made when reached (a caller that stops early makes
+    no more)."""
+    lg = gen_legal(st)
+    for i in range(len(lg)):
+        yield lg[i]
+
+
+def find_legal(st: TrackState, token: str) -> Play | None:
+    """The legal play whose token is ``token`` (exact, as ``str(play)`` gives), else None;
+    found by token, so no other play object is made."""
+    lg = gen_legal(st)
+    if isinstance(lg, list):
+        for p in lg:
+            if p.token == token:
+                return p
+        return None
+    try:
+        i = cast(_HasTokens, lg).tokens().index(token)
+    except ValueError:
+        return None
+    return lg[i]
+
+
+def engine_kind() -> str:
+    """Which engine serves the legal plays and the quiet applies now: ``"C core"`` (the
+    optional ``_fast.c`` is built and on) or ``"Python"`` (not built, stale, or switched off
+    with :func:`set_fast`), for the window's Settings/About line."""
+    return "C core" if FAST else "Python"
 
 
 def legal_tokens(st: TrackState) -> list[str]:
