@@ -509,15 +509,15 @@ class LegalList(Sequence[Play]):
         r = self._raw
         if r is not None:
             return r[i]
-        for it in cast(list[Any], self._items):
-            if type(it) is not tuple:
+        for it in cast("list[Raw | _Trades | _Seconds]", self._items):
+            if isinstance(it, tuple):
+                if i == 0:
+                    return it
+                i -= 1
+            else:
                 if i < it.n:
                     return it.get(i)
                 i -= it.n
-            elif i == 0:
-                return cast(Raw, it)
-            else:
-                i -= 1
         raise IndexError("legal play index out of range")  # unreachable: i was checked
 
     def __getitem__(self, i: Any) -> Any:
@@ -1358,7 +1358,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                                 if 0 <= x < HOME0 and q // PEGS != c)
                 if others:
                     runs = True
-                    app(_Trades(ring, others))
+                    normal.append(_Trades(ring, others))  # type: ignore[arg-type]
             continue
         if r == 3:
             for loc, pid in movers:
@@ -1482,7 +1482,7 @@ def find_legal(st: TrackState, token: str) -> Play | None:
     if isinstance(lg, list):
         for p in lg:
             if p.token == token:
-                return p
+                return cast(Play, p)
         return None
     try:
         i = cast(_HasTokens, lg).tokens().index(token)
