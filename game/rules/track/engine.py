@@ -13,7 +13,21 @@ serves :func:`gen_legal`, ``apply_play(..., events=False)`` and the tees deals a
 it is built (``FAST``); it gives exactly what this Python code gives (the reference; tests
 ``test_track_fast.py`` and ``bench/track_fingerprint.py`` compare them). Its legal list is a
 read-only sequence of :class:`Play` (built on demand) rather than a ``list``.
-:func:`set_fast` switches between them; events are always built here.
+:func:`set_fast` switches between them (:func:`engine_kind` names the one that runs); events
+are always built here.
+
+The Python generators build raw plays (the arguments of ``Play``, see :data:`Raw`), and keep
+the tees Jack trades and the team splits of a first part that bumped nothing as runs of
+factors; :class:`LegalList` counts them at once and makes a :class:`Play` only of a play that
+is read, so a count, one random play (``nth_legal``) or the rollout policy's scores of every
+play (``LegalList.raw``) cost no play objects for the rest.
+
+This file is over 600 lines on purpose, for now: the generators, the state and the quiet
+apply share the board encoding, the path-mask tables and the raw-play layout, and they sit
+on the hot path where a call across modules or an attribute look-up per candidate costs;
+the split into movegen / apply / state modules is a mechanical follow-up (the public names
+re-exported from here) that was left out of the speed work to keep the fingerprints
+checkable one change at a time.
 """
 
 from __future__ import annotations
