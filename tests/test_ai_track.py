@@ -260,12 +260,13 @@ def test_tournament_nasty_py_thinks_on_python_only() -> None:
             py = tm._decide("track", view, legal, "nasty-py", 3, 300.0)
             on = tm._decide("track", view, legal, "nasty", 3, 300.0)
             assert seen == [False, engine._fast is not None]
-            assert engine.engine_kind() == ("C core" if engine._fast is not None else "Python")  # restored
+            want = "C core" if engine._fast is not None else "Python"
+            assert engine.engine_kind() == want  # restored
             assert py == on
             mp.setattr(ai, "nasty", lambda *a, **k: 1 / 0)
             with pytest.raises(ZeroDivisionError):
                 tm._decide("track", view, legal, "nasty-py", 3, 300.0)
-            assert engine.engine_kind() == ("C core" if engine._fast is not None else "Python")
+            assert engine.engine_kind() == want
     finally:
         tm.SAMPLES[0] = old_samples
         engine.set_fast(prev)
