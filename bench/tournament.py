@@ -122,7 +122,7 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int, int]) -> dict[
         nteams = len(RULES.teams(state))
         level_of = [a if s % nteams == a_side else b for s in range(4)]
     else:
-        from game.rules.layout import RULES  # type: ignore[no-redef]
+        from game.rules.layout import RULES  # type: ignore[no-redef,assignment]
 
         state = RULES.new_game({"seats": seats}, seed)
         nteams = seats
@@ -132,8 +132,10 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int, int]) -> dict[
     b_times: list[float] = []
     log: list[tuple[int, str]] = []
     plays = 0
-    while RULES.to_move(state) is not None and plays < max_plays:
+    while plays < max_plays:
         seat = RULES.to_move(state)
+        if seat is None:
+            break
         legal = [str(p) for p in RULES.legal_plays(state)]
         view = RULES.view(state, seat)
         lvl = level_of[seat]
