@@ -18,13 +18,18 @@ that reaches ``--max-plays`` counts as half a win. Each CPU gets the public log 
 ``history`` (the last 200 plays, as the table passes it).
 
 Bench-only levels: ``oracle`` (layout: sees the real state, ``bench/layout_oracle.py``),
-``plain`` (Nasty without the public log), ``lite`` and ``first`` (track experiments).
+``plain`` (Nasty without the public log), ``lite`` and ``first`` (track experiments),
+``nasty-py`` (track: Nasty thinking on the pure-Python engine: the C core is switched off
+around that seat's decision only, so the game itself is still applied by one engine and the
+other seats think on the C core when it is built).
 
 Last line::
 
-    <game> <rules> <A> vs <B> games=<n> winrate=<x> ci95=[<lo>,<hi>] think_p95_ms=<t>
+    <game> <rules> <A> vs <B> games=<n> winrate=<x> ci95=[<lo>,<hi>] think_p95_ms=<t> \
+        b_think_p95_ms=<u>
 
-with ``winrate`` the share of games won by A and a Wilson 95% interval.
+with ``winrate`` the share of games won by A and a Wilson 95% interval; ``think_p95_ms`` is
+level A's 95th percentile, ``b_think_p95_ms`` level B's.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-LEVEL_CHOICES = ("easy", "tricky", "nasty", "lite", "first", "oracle", "plain")
+LEVEL_CHOICES = ("easy", "tricky", "nasty", "lite", "first", "oracle", "plain", "nasty-py")
 HISTORY_MAX = 200  # as game.table passes to a CPU
 SAMPLES = [0]  # --samples: Nasty (track) searches exactly this many samples, ignoring the clock
 
@@ -69,6 +74,14 @@ def _decide(game: str, view: Any, legal: list[str], lvl: str, seed: int, budget:
         return track.lite_choice(st, st.turn, plays).token
     if lvl == "first":  # experiment: the first legal play
         return legal[0]
+    if lvl == "nasty-py" and game == "track":  # bench only: Nasty on the pure-Python engine
+        from game.rules.track import engine
+
+        prev = engine.set_fast(False)
+        try:
+            return _decide(game, view, legal, "nasty", seed, budget, state, history)
+        finally:
+            engine.set_fast(prev)
     if lvl == "plain":  # Nasty without the public log (track: no inference)
         lvl, history = "nasty", ()
     if lvl == "nasty" and SAMPLES[0]:  # experiment: a fixed sample count
@@ -109,17 +122,20 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int, int]) -> dict[
         nteams = len(RULES.teams(state))
         level_of = [a if s % nteams == a_side else b for s in range(4)]
     else:
-        from game.rules.layout import RULES  # type: ignore[no-redef]
+        from game.rules.layout import RULES  # type: ignore[no-redef,assignment]
 
         state = RULES.new_game({"seats": seats}, seed)
         nteams = seats
         level_of = [a if s == a_side else b for s in range(seats)]
     times: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
     a_times: list[float] = []
+    b_times: list[float] = []
     log: list[tuple[int, str]] = []
     plays = 0
-    while RULES.to_move(state) is not None and plays < max_plays:
+    while plays < max_plays:
         seat = RULES.to_move(state)
+        if seat is None:
+            break
         legal = [str(p) for p in RULES.legal_plays(state)]
         view = RULES.view(state, seat)
         lvl = level_of[seat]
@@ -131,6 +147,8 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int, int]) -> dict[
             times[lvl].append(dt)
             if (seat % nteams if game == "track" else seat) == a_side:
                 a_times.append(dt)
+            else:
+                b_times.append(dt)
         prev = state
         try:
             state, _ = RULES.apply(state, seat, tok)
@@ -151,7 +169,13 @@ def play_one(job: tuple[str, str, str, str, int, int, float, int, int]) -> dict[
             score = 1.0 if all(w % nteams == a_side for w in winners) else 0.0
         else:
             score = 1.0 if a_side in winners else 0.0
-    return {"seed": seed, "side": a_side, "score": score, "plays": plays, "a_times": a_times}
+    return {"seed": seed, "side": a_side, "score": score, "plays": plays, "a_times": a_times,
+            "b_times": b_times}
+
+
+def _p95(times: list[float]) -> float:
+    ts = sorted(times)
+    return ts[min(len(ts) - 1, int(0.95 * len(ts)))] if ts else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="layout only: players (level A in one chair, level B in the others; "
                          "A's chair rotates over the games of a seed)")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--every", type=int, default=10,
+                    help="a progress line every this many games (with both think p95s)")
     ap.add_argument("--samples", type=int, default=0,
                     help="experiments: track Nasty searches exactly this many samples per "
                          "decision (repeatable; the budget is ignored)")
@@ -191,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     wins = 0.0
     n = 0
     times: list[float] = []
+    b_times: list[float] = []
     plays = 0
     errors = 0
     t0 = time.time()
@@ -204,18 +231,20 @@ def main(argv: list[str] | None = None) -> int:
             n += 1
             wins += res["score"]
             times.extend(res["a_times"])
+            b_times.extend(res.get("b_times", []))
             plays += res["plays"]
-            if not args.quiet and (n % 10 == 0 or n == len(jobs)):
+            if not args.quiet and (n % max(1, args.every) == 0 or n == len(jobs)):
                 lo, hi = wilson(wins, n)
                 mean = sum(times) / len(times) if times else 0.0
                 print(f"  {n}/{len(jobs)} winrate={wins / n:.3f} ci95=[{lo:.3f},{hi:.3f}] "
                       f"plays/game={plays / n:.0f} think_mean_ms={mean:.1f} "
+                      f"think_p95_ms={_p95(times):.1f} b_think_p95_ms={_p95(b_times):.1f} "
                       f"elapsed={time.time() - t0:.0f}s", flush=True)
-    times.sort()
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+    p95 = _p95(times)
+    b95 = _p95(b_times)
     lo, hi = wilson(wins, n)
     print(f"{args.game} {rules} {args.a} vs {args.b} games={n} winrate={wins / n:.3f} "
-          f"ci95=[{lo:.3f},{hi:.3f}] think_p95_ms={p95:.1f}"
+          f"ci95=[{lo:.3f},{hi:.3f}] think_p95_ms={p95:.1f} b_think_p95_ms={b95:.1f}"
           + (f" errors={errors}" if errors else ""), flush=True)
     return 0
 

@@ -231,3 +231,42 @@ def test_nasty_rollout_replies_are_tricky_choices() -> None:
     finally:
         ai.SMART_PLIES.update(saved[0])
         ai.SMART_TOPK, ai.RACE_Z = saved[1], saved[2]
+
+
+def test_tournament_nasty_py_thinks_on_python_only() -> None:
+    """The bench level ``nasty-py`` (issue 21: Nasty on the pure-Python engine against Nasty on
+    the C core) switches the C core off around its own decision only, answers what Nasty
+    answers at the same fixed sample count (the engines give the same plays), and puts the
+    switch back even when the decision raises."""
+    import bench.tournament as tm
+    from game.rules.track import engine
+
+    st = RULES.parse_position(BUMP_TEES)
+    view = RULES.view(st, 0)
+    legal = RULES.legal_tokens(st)
+    seen: list[bool] = []
+    real = ai.nasty
+
+    def spy(*args: object, **kw: object) -> str:
+        seen.append(engine.FAST)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    prev = engine.set_fast(True)
+    old_samples = tm.SAMPLES[0]
+    tm.SAMPLES[0] = 6
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(ai, "nasty", spy)
+            py = tm._decide("track", view, legal, "nasty-py", 3, 300.0)
+            on = tm._decide("track", view, legal, "nasty", 3, 300.0)
+            assert seen == [False, engine._fast is not None]
+            want = "C core" if engine._fast is not None else "Python"
+            assert engine.engine_kind() == want  # restored
+            assert py == on
+            mp.setattr(ai, "nasty", lambda *a, **k: 1 / 0)
+            with pytest.raises(ZeroDivisionError):
+                tm._decide("track", view, legal, "nasty-py", 3, 300.0)
+            assert engine.engine_kind() == want
+    finally:
+        tm.SAMPLES[0] = old_samples
+        engine.set_fast(prev)

@@ -40,6 +40,7 @@ from game.rules.track.engine import (
     START,
     TEAM,
     TEES,
+    LegalList,
     Play,
     TrackState,
     apply_play,
@@ -400,16 +401,20 @@ def score_plays(st: TrackState, seat: int, plays: Sequence[Play], know: Know,
 def lite_score(st: TrackState, seat: int, p: Play, pv: list[list[float]] | None = None
                ) -> float:
     """A cheap one-move score: progress gained, bumps, coming out, home, jokers kept."""
-    if p.parts[0].kind == "x":
-        r = p.rank
-        return -20.0 if r == 0 else -(1.0 if r in (7, 8) else 0.0)
+    return _lite(st, seat, p.rank, p.parts, p.bumps, _pv(st) if pv is None else pv)
+
+
+def _lite(st: TrackState, seat: int, rank: int, parts: Sequence[Any],
+          bumps_of: Sequence[Any], pv: list[list[float]]) -> float:
+    """:func:`lite_score` of a play given as its rank, parts and bumps (a :class:`Play`'s, or
+    a raw play of the Python engine's legal list: no object is made to score it)."""
+    if parts[0][0] == "x":
+        return -20.0 if rank == 0 else -(1.0 if rank in (7, 8) else 0.0)
     team_of = st.cfg.team_of
     t = team_of[seat]
     pegs = st.pegs
-    if pv is None:
-        pv = _pv(st)
     s = 0.0
-    for part, bumps in zip(p.parts, p.bumps, strict=True):
+    for part, bumps in zip(parts, bumps_of, strict=True):
         kind, pid, frm, to, n = part
         row = pv[pid]
         sign = 1.0 if team_of[pid // PEGS] == t else -1.0
@@ -422,21 +427,31 @@ def lite_score(st: TrackState, seat: int, p: Play, pv: list[list[float]] | None 
         for q, qf, qt in bumps:
             dv = pv[q][qt + 1] - pv[q][qf + 1]
             s += dv if team_of[q // PEGS] == t else -dv
-    if p.rank == 0:
+    if rank == 0:
         s -= 8.0
     return s
 
 
-def lite_choice(st: TrackState, seat: int, plays: Sequence[Play]) -> Play:
-    best = plays[0]
-    bs = -1e18
+def lite_scores(st: TrackState, seat: int, plays: Sequence[Play]) -> list[float]:
+    """:func:`lite_score` of every play; on the Python engine's legal list straight from its
+    raw plays (no :class:`Play` made)."""
     pv = _pv(st)
-    for p in plays:
-        v = lite_score(st, seat, p, pv)
+    if isinstance(plays, LegalList):
+        return [_lite(st, seat, r[0], r[1], r[2], pv) for r in plays.raw]
+    return [_lite(st, seat, p.rank, p.parts, p.bumps, pv) for p in plays]
+
+
+def lite_choice(st: TrackState, seat: int, plays: Sequence[Play]) -> Play:
+    """The first play of the best :func:`lite_score`; of the plays of the Python engine's
+    legal list, only the chosen one is made a :class:`Play`."""
+    vals = lite_scores(st, seat, plays)
+    best = 0
+    bs = -1e18
+    for i, v in enumerate(vals):
         if v > bs:
             bs = v
-            best = p
-    return best
+            best = i
+    return plays[best]
 
 
 # --------------------------------------------------------------------------------------------
@@ -604,7 +619,7 @@ def nasty(view: Mapping[str, Any], legal: Sequence[str], seed: int, budget_ms: f
                 mover = s.turn
                 if (plies < smart or (own and mover == seat)) and len(lg) > 1:
                     if topk and len(lg) > topk:
-                        ls = [lite_score(s, mover, q) for q in lg]
+                        ls = lite_scores(s, mover, lg)
                         lg = [lg[i] for i in sorted(range(len(lg)), key=lambda i: -ls[i])[:topk]]
                     vals = score_plays(s, mover, lg, Know(s, mover))
                     p = lg[_argmax(vals)]

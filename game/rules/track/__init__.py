@@ -19,10 +19,13 @@ Library use::
 
 Fast paths for simulations (CPU search): ``engine.gen_legal(state)`` (the cached legal list,
 do not mutate it) and ``engine.apply_play(state, seat, play, events=False)`` for a play taken
-from that list (no legality check).
+from that list (no legality check). Where one play or a count is wanted, ``count_legal``,
+``has_legal``, ``first_legal``, ``nth_legal``, ``iter_legal`` and ``find_legal`` make no play
+object for the others (the Python engine's list builds a :class:`Play` only when one is read).
+``engine_kind()`` says which engine runs: ``"C core"`` or ``"Python"``.
 """
 
-from game.rules.track.engine import Bump, Part, Play, TrackState
+from game.rules.track.engine import Bump, Part, Play, TrackState, engine_kind
 from game.rules.track.notation import format_position, parse_position
 from game.rules.track.rules import RULES, TrackRules
 
@@ -33,6 +36,7 @@ __all__ = [
     "Play",
     "TrackRules",
     "TrackState",
+    "engine_kind",
     "format_position",
     "parse_position",
 ]

@@ -13,15 +13,30 @@ serves :func:`gen_legal`, ``apply_play(..., events=False)`` and the tees deals a
 it is built (``FAST``); it gives exactly what this Python code gives (the reference; tests
 ``test_track_fast.py`` and ``bench/track_fingerprint.py`` compare them). Its legal list is a
 read-only sequence of :class:`Play` (built on demand) rather than a ``list``.
-:func:`set_fast` switches between them; events are always built here.
+:func:`set_fast` switches between them (:func:`engine_kind` names the one that runs); events
+are always built here.
+
+The Python generators build raw plays (the arguments of ``Play``, see :data:`Raw`), and keep
+the tees Jack trades and the team splits of a first part that bumped nothing as runs of
+factors; :class:`LegalList` counts them at once and makes a :class:`Play` only of a play that
+is read, so a count, one random play (``nth_legal``) or the rollout policy's scores of every
+play (``LegalList.raw``) cost no play objects for the rest.
+
+This file is over 600 lines on purpose, for now: the generators, the state and the quiet
+apply share the board encoding, the path-mask tables and the raw-play layout, and they sit
+on the hot path where a call across modules or an attribute look-up per candidate costs;
+the split into movegen / apply / state modules is a mechanical follow-up (the public names
+re-exported from here) that was left out of the speed work to keep the fingerprints
+checkable one change at a time.
 """
 
 from __future__ import annotations
 
 import importlib
 from bisect import bisect_right
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple, Protocol, cast
 
 from game.rules.api import ConfigError, RulesError
@@ -317,6 +332,10 @@ class Bump(NamedTuple):
 
 
 Bumps = tuple[Bump, ...]  # the bumps of one part
+#: A play as the Python generators build it, before a :class:`Play` is made of it (only for
+#: the plays a caller takes): ``(rank, parts, bumps)`` or ``(rank, parts, bumps, last)``,
+#: the arguments of ``Play``.
+Raw = tuple[Any, ...]
 Cand = tuple[Part, Bumps]  # a candidate part and its bumps (split generation)
 Mover = tuple[int, int]  # (location, peg id) of a peg that may move
 MInfo = tuple[int, int, int, "tuple[int, ...] | None", int, int]  # see _minfo
@@ -394,6 +413,163 @@ class Play:
     @property
     def is_discard(self) -> bool:
         return self.parts[0].kind == "x"
+
+
+_P = partial(tuple.__new__, Part)  # Part from a 5-tuple, without a Python-level __new__
+_B = partial(tuple.__new__, Bump)
+
+
+def _plays(raws: Sequence[Raw]) -> list[Play]:
+    return [Play(*r) for r in raws]
+
+
+def raw_token(raw: Raw) -> str:
+    """The token of a raw play (what ``str(Play(*raw))`` gives)."""
+    return RANK_CHARS[raw[0]] + ":" + ",".join(map(_part_text, raw[1]))
+
+
+class _Trades:
+    """A run of raw plays kept as its two factors until read: the tees Jack trades (every
+    ring peg of the mover with every other colour's ring peg, mover-major), ``n`` of them."""
+
+    __slots__ = ("n", "others", "ring")
+
+    def __init__(self, ring: list[Mover], others: list[tuple[int, int]]) -> None:
+        self.ring = ring
+        self.others = others
+        self.n = len(ring) * len(others)
+
+    def get(self, k: int) -> Raw:
+        loc, pid = self.ring[k // len(self.others)]
+        x, q = self.others[k % len(self.others)]
+        return (11, (_P(("t", pid, loc, x, q)),), _NOB)
+
+    def all(self) -> list[Raw]:
+        return [(11, (_P(("t", pid, loc, x, q)),), _NOB)
+                for loc, pid in self.ring for x, q in self.others]
+
+
+class _Seconds:
+    """A run of raw split plays kept as their parts until read: one first part ``part1``
+    (which bumped nothing) followed by each second part of ``segs`` (lists of ``(part,
+    bumps)``, in order), ``n`` of them: the team splits' common case, where most plays are."""
+
+    __slots__ = ("n", "part1", "segs", "total")
+
+    def __init__(self, total: int, part1: Part, segs: list[list[Cand]], n: int) -> None:
+        self.total = total
+        self.part1 = part1
+        self.segs = segs
+        self.n = n
+
+    def get(self, k: int) -> Raw:
+        for seg in self.segs:
+            if k < len(seg):
+                part2, b2 = seg[k]
+                return (self.total, (self.part1, part2), ((), b2))
+            k -= len(seg)
+        raise IndexError("split index out of range")  # unreachable: k < n
+
+    def all(self) -> list[Raw]:
+        total = self.total
+        part1 = self.part1
+        return [(total, (part1, part2), ((), b2)) for seg in self.segs for part2, b2 in seg]
+
+
+def _flat(items: list[Any]) -> list[Raw]:
+    out: list[Raw] = []
+    for it in items:
+        if type(it) is not tuple:
+            out.extend(it.all())
+        else:
+            out.append(it)
+    return out
+
+
+class LegalList(Sequence[Play]):
+    """The Python engine's legal list: the raw plays (``raw``, see :data:`Raw`) and a
+    :class:`Play` made of one only when it is read (each made once). Acts as a read-only list
+    (len, index, slices, iteration, ``in``, ``==`` with a list), like the C core's list;
+    ``raw`` lets a caller that scores every play skip the objects (the CPU's rollouts).
+
+    Built from ``items`` that may hold runs kept as factors (:class:`_Trades`, with
+    ``runs``): its length is known at once, one play is found without expanding the others,
+    and ``raw`` expands them (once) when asked."""
+
+    __slots__ = ("_items", "_made", "_n", "_raw")
+
+    def __init__(self, items: list[Any], runs: bool = False) -> None:
+        if runs:
+            self._items: list[Any] | None = items
+            self._raw: list[Raw] | None = None
+            self._n = sum(1 if type(it) is tuple else it.n for it in items)
+        else:
+            self._items = None
+            self._raw = items
+            self._n = len(items)
+        self._made: list[Play | None] | None = None
+
+    @property
+    def raw(self) -> list[Raw]:
+        r = self._raw
+        if r is None:
+            r = self._raw = _flat(cast(list[Any], self._items))
+        return r
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _get_raw(self, i: int) -> Raw:
+        r = self._raw
+        if r is not None:
+            return r[i]
+        for it in cast("list[Raw | _Trades | _Seconds]", self._items):
+            if isinstance(it, tuple):
+                if i == 0:
+                    return it
+                i -= 1
+            else:
+                if i < it.n:
+                    return it.get(i)
+                i -= it.n
+        raise IndexError("legal play index out of range")  # unreachable: i was checked
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        made = self._made
+        if made is None:
+            made = self._made = [None] * self._n
+        p = made[i]  # raises IndexError out of range, and takes negative indices
+        if p is None:
+            if i < 0:
+                i += self._n
+            p = made[i] = Play(*self._get_raw(i))
+        return p
+
+    def __iter__(self) -> Iterator[Play]:
+        made = self._made
+        if made is None:
+            made = self._made = [None] * self._n
+        raw = self.raw
+        for i, p in enumerate(made):
+            if p is None:
+                p = made[i] = Play(*raw[i])
+            yield p
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalList | list | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other,
+                                                                          strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def tokens(self) -> list[str]:
+        return [raw_token(r) for r in self.raw]
+
+    def __repr__(self) -> str:
+        return f"LegalList({self.tokens()!r})"
 
 
 # --------------------------------------------------------------------------------------------
@@ -631,7 +807,7 @@ def _minfo(cfg: Cfg, movers: list[Mover], rm: list[int]) -> list[MInfo]:
 
 
 def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list[MInfo], occ: list[int], hm: list[int],
-               app: Callable[[Play], None]) -> None:
+               app: Callable[[Raw], None]) -> None:
     """Append every single forward-``n`` play (classic/team) of the movers."""
     R = cfg.R
     low = _LOW
@@ -639,20 +815,20 @@ def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list[MInfo], occ: list[int], hm:
         if f is None:
             k = loc - HOME0
             if k + n <= 5 and not (hm[c] >> k) & low[n]:
-                app(Play(r, (Part("f", pid, loc, loc + n, n),), _NOB))
+                app((r, (_P(("f", pid, loc, loc + n, n)),), _NOB))
             continue
         if not f[n] & own:
             x = loc + n
             if x >= R:
                 x -= R
             if occ[x] < 0:
-                app(Play(r, (Part("f", pid, loc, x, n),), _NOB))
+                app((r, (_P(("f", pid, loc, x, n)),), _NOB))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app(Play(r, (Part("f", pid, loc, x, n),), (b,)))
+                    app((r, (_P(("f", pid, loc, x, n)),), (b,)))
         if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
-            app(Play(r, (Part("f", pid, loc, HOME0 + n - d, n),), _NOB))
+            app((r, (_P(("f", pid, loc, HOME0 + n - d, n)),), _NOB))
 
 
 def _turn_board(st: TrackState) -> tuple[Cfg, int, tuple[int, ...], list[int], list[int],
@@ -676,18 +852,20 @@ def _hand_ranks(hand: tuple[int, ...]) -> list[int]:
     return ranks
 
 
-def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
-    """Legal plays for classic and team. With ``want_all``: (moves, joker moves, discards)."""
+def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
+    """Legal plays for classic and team (raw). With ``want_all``: (moves, joker moves,
+    discards); ``lazy``: a :class:`LegalList` that keeps the team splits as runs."""
     cfg, seat, pegs, occ, rm, hm, cols = _turn_board(st)
     R = cfg.R
     movers, starts = _movers(pegs, cols)
     ranks = _hand_ranks(st.hands[seat])
     team = cfg.rules == TEAM
     comeout = cfg.comeout
-    normal: list[Play] = []
-    jk: list[Play] = []
+    normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
+    jk: list[Raw] = []
     app = normal.append
     minfo = None
+    runs = False
     # a split needs two pegs that can move, or (classic team games, seven to partner) one that
     # may bring the colour home and hand the rest to a partner
     split_ok = len(movers) >= 2 or (
@@ -710,7 +888,7 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                         continue
                     b = _land(cfg, pid, x, occ)
                     if b is not None:
-                        jk.append(Play(0, (Part("j", pid, loc, x, 0),), (b,)))
+                        jk.append((0, (_P(("j", pid, loc, x, 0)),), (b,)))
             continue
         if r == 1 or r >= 11:
             for pid in starts:
@@ -719,11 +897,11 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                 if (rm[c] >> o) & 1:
                     continue
                 if occ[o] < 0:
-                    app(Play(r, (Part("o", pid, START, o, 0),), _NOB))
+                    app((r, (_P(("o", pid, START, o, 0)),), _NOB))
                 else:
                     b = _land(cfg, pid, o, occ)
                     if b is not None:
-                        app(Play(r, (Part("o", pid, START, o, 0),), (b,)))
+                        app((r, (_P(("o", pid, START, o, 0)),), (b,)))
         if r == 8:
             bwdt = cfg.bwd
             for loc, pid in movers:
@@ -736,27 +914,30 @@ def _gen_ct(st: TrackState, want_all: bool = False) -> Any:
                     x += R
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app(Play(8, (Part("b", pid, loc, x, 8),), (b,)))
+                    app((8, (_P(("b", pid, loc, x, 8)),), (b,)))
             continue
         if minfo is None:
             minfo = _minfo(cfg, movers, rm)
         _fwd_plays(cfg, r, 1 if r == 1 else (10 if r >= 11 else r), minfo, occ, hm, app)
         if r == 7 and split_ok:
             if team:
-                _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
+                runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
             else:
                 _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal)
         elif r == 9 and team and split_ok:
-            _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")), normal)
+            runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
+                            normal)
     if want_all:
-        discards = [Play(r, (Part("x", -1, 0, 0, 0),)) for r in ranks]
-        return normal, jk, discards
+        discards = [(r, (_P(("x", -1, 0, 0, 0)),), _NOB) for r in ranks]
+        return _plays(_flat(normal)), _plays(jk), _plays(discards)
     if normal:
         if jk:
             normal.extend(jk)
-        return normal
-    jk.extend(Play(r, (Part("x", -1, 0, 0, 0),)) for r in ranks)
-    return jk
+        if lazy:
+            return LegalList(normal, runs)
+        return _flat(normal) if runs else normal
+    jk.extend((r, (_P(("x", -1, 0, 0, 0)),), _NOB) for r in ranks)
+    return LegalList(jk) if lazy else jk
 
 
 def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: list[int],
@@ -796,7 +977,7 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         for a in range(1, min(top, 5 - k) + 1):
             if (h >> (k + a - 1)) & 1:
                 break
-            out[a].append((Part("f", pid, loc, loc + a, a), ()))
+            out[a].append((_P(("f", pid, loc, loc + a, a)), ()))
         return out
     R = cfg.R
     f = cfg.fwd[loc]
@@ -815,17 +996,17 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
             if (own >> x) & 1:
                 ring_ok = False
             elif occ[x] < 0:
-                lst.append((Part("f", pid, loc, x, a), ()))
+                lst.append((_P(("f", pid, loc, x, a)), ()))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    lst.append((Part("f", pid, loc, x, a), b))
+                    lst.append((_P(("f", pid, loc, x, a)), b))
         if home_ok and a > d:
             k = a - d
             if k > 5 or (h >> (k - 1)) & 1:
                 home_ok = False
             else:
-                lst.append((Part("f", pid, loc, HOME0 + k, a), ()))
+                lst.append((_P(("f", pid, loc, HOME0 + k, a)), ()))
     return out
 
 
@@ -843,11 +1024,11 @@ def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         if (own >> x) & 1:
             break  # an own peg blocks this count and every longer one
         if occ[x] < 0:
-            out[a].append((Part("b", pid, loc, x, a), ()))
+            out[a].append((_P(("b", pid, loc, x, a)), ()))
         else:
             b = _land(cfg, pid, x, occ)
             if b is not None:
-                out[a].append((Part("b", pid, loc, x, a), b))
+                out[a].append((_P(("b", pid, loc, x, a)), b))
     return out
 
 
@@ -889,7 +1070,7 @@ def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list[Move
 def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                      hm: list[int], movers: list[Mover], cols1: tuple[int, ...], recolour: bool,
                      total: int, pid1: int, part1: Part, b1: Bumps, k2: str, rest: int,
-                     out: list[Play]) -> None:
+                     out: list[Raw]) -> None:
     """Every split of ``total`` starting with ``part1`` (bumps ``b1``), the second part of
     kind ``k2`` and count ``rest`` generated on the board left by the first part: the
     definition itself, with no reuse of the original board's parts."""
@@ -901,11 +1082,11 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
         if pid2 == pid1:
             continue
         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2):
-            app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
+            app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
 
 
 def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
-                       rm: list[int], hm: list[int], movers: list[Mover], out: list[Play]
+                       rm: list[int], hm: list[int], movers: list[Mover], out: list[Raw]
                        ) -> None:
     """The 7 splits when every mover is of one colour (every rule set but ``team``): the same
     plays in the same order as :func:`_splits`, cheaper for the few pegs of one colour. A
@@ -938,27 +1119,29 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                         continue
                     if loc2 >= HOME0:  # a home peg: the first part left the home alone
                         for part2, _b2 in fw2[rest]:
-                            app(Play(7, (part1, part2), _NOB2))
+                            app((7, (part1, part2), _NOB2))
                         continue
                     x = loc2 + rest
                     if x >= R:
                         x -= R
                     if occ[x] < 0 and not fwdt[loc2][rest] & T:
                         for part2, b2 in fw2[rest]:
-                            app(Play(7, (part1, part2), ((), b2) if b2 else _NOB2))
+                            app((7, (part1, part2), ((), b2) if b2 else _NOB2))
                         continue
                     if board2 is None:
                         board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                     for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, board2[1], board2[2],
                                           board2[0]):
-                        app(Play(7, (part1, Part("f", pid2, loc2, to2, rest)), ((), b2)))
+                        app((7, (part1, _P(("f", pid2, loc2, to2, rest))), ((), b2)))
 
 
 def _splits(
 cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
             hm: list[int], movers: list[Mover], total: int, kinds: tuple[tuple[str, str], ...],
-            out: list[Play]) -> None:
+            out: list[Any]) -> bool:
     """Every split of ``total`` (7: forward+forward; team 9: forward+backward either order).
+    The plays of a first part that bumped nothing are appended as one :class:`_Seconds` run
+    (no play tuple built until read); returns whether any run was appended.
 
     The second part is generated on the board left by the first. To save work, a second part
     computed on the original board is reused when the first part touched none of the holes it
@@ -990,6 +1173,7 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
     # full list is then walked).
     # A backward part of a peg in home never exists and is left out.
     amounts = range(1, total)
+    made = False
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
     ents: dict[str, dict[int, list[Entry]]] = {}
     flat: dict[str, list[list[Entry]]] = {}
@@ -1071,20 +1255,29 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                         if to1 < HOME0:
                             T |= 1 << to1
                         board2 = None
+                        segs: list[list[Cand]] = []
+                        nseg = 0
                         for pid2, c2, dep, land, loc2, parts2 in (
                                 flat2 if idle2[rest] & T else live2)[rest]:
                             if pid2 == pid1:
                                 continue
                             if not (dep if c2 == c1 else land) & T:
                                 # untouched path, free landing: same as on the original board
-                                for part2, b2 in parts2:
-                                    app(Play(total, (part1, part2), ((), b2) if b2 else _NOB2))
+                                if parts2:
+                                    segs.append(parts2)
+                                    nseg += len(parts2)
                                 continue
                             if board2 is None:
                                 board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
-                            for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
-                                                  board2[2], board2[0]):
-                                app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
+                            seg = [(_P((k2, pid2, loc2, to2, rest)), b2)
+                                   for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
+                                                         board2[2], board2[0])]
+                            if seg:
+                                segs.append(seg)
+                                nseg += len(seg)
+                        if nseg:
+                            app(_Seconds(total, part1, segs, nseg))
+                            made = True
                         continue
                     T = _touched(cfg, loc1, to1, b1)
                     movers2 = _second_movers(cfg, seat, pegs, movers, cols1, recolour, pid1,
@@ -1099,105 +1292,151 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                             if dep != -1 and not dep & T:
                                 # untouched path, free landing: same as on the original board
                                 for part2, b2 in parts2:
-                                    app(Play(total, (part1, part2), (b1, b2)))
+                                    app((total, (part1, part2), (b1, b2)))
                                 continue
                         if board2 is None:
                             board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
                                               board2[0]):
-                            app(Play(total, (part1, Part(k2, pid2, loc2, to2, rest)), (b1, b2)))
+                            app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
+    return made
 
 
-def _gen_tees(st: TrackState, want_all: bool = False) -> Any:
-    cfg, seat, pegs, occ, rm, hm, cols = _turn_board(st)
+def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
+    """Legal plays for tees (raw), or with ``want_all`` (normal plays, last-resort plays);
+    ``lazy``: a :class:`LegalList` that keeps the Jack trades as factors."""
+    cfg = st.cfg
+    seat = st.turn
+    pegs = st.pegs
+    b = st._board
+    if b is None:
+        b = st._board = _boards(cfg, pegs)
+    occ, rm, hm = b
+    # the colour moved (controlled(), inline): the seat's own, or once it is done a partner's
+    c = seat
+    if min(pegs[seat * PEGS:seat * PEGS + PEGS]) >= HOME0:
+        c = -1
+        for p in cfg.partners[seat]:
+            if min(pegs[p * PEGS:p * PEGS + PEGS]) < HOME0:
+                c = p
+                break
+        if c < 0:
+            return ([], []) if want_all else (LegalList([]) if lazy else [])
     R = cfg.R
-    normal: list[Play] = []
-    last: list[Play] = []
-    if not cols:
-        return (normal, last) if want_all else normal
-    c = cols[0]
+    normal: list[Raw] = []
+    last: list[Raw] = []
+    app = normal.append
     team_of = cfg.team_of
     tc = team_of[c]
     blk = 0
     for x in cfg.teamcols[c]:
         blk |= rm[x]
     own = rm[c]
-    movers, starts = _movers(pegs, cols)
+    # movers (loc, pid) sorted, and the first peg in start (_movers, inline for one colour)
+    base = c * PEGS
+    movers = []
+    start = -1
+    for pid in range(base, base + PEGS):
+        loc = pegs[pid]
+        if loc == START:
+            if start < 0:
+                start = pid
+        elif loc < HOME0 + 5:
+            movers.append((loc, pid))
+    movers.sort()
     ins = cfg.inspot[c]
     cout = cfg.comeout[c]
     fwdt = cfg.fwd
     bwdt = cfg.bwd
     hmc = hm[c]
-    ranks = _hand_ranks(st.hands[seat])
-
-    def land(r: int, part: Part, x: int) -> None:
-        q = occ[x]
-        if q < 0:
-            normal.append(Play(r, (part,), ((),)))
-            return
-        cq = q // PEGS
-        if cq == c:
-            return
-        if team_of[cq] == tc:
-            last.append(Play(r, (part,), ((Bump(q, x, START),),), True))
-        else:
-            normal.append(Play(r, (part,), ((Bump(q, x, START),),)))
-
-    for r in ranks:
+    nob = _NOB
+    runs = False  # some Jack trades are kept as a _Trades run
+    for r in sorted({card >> 2 for card in st.hands[seat]}):
         if r == 1 or r == 13:
-            if starts and not (own >> cout) & 1:
-                land(r, Part("o", starts[0], START, cout, 0), cout)
+            if start >= 0 and not (own >> cout) & 1:
+                q = occ[cout]
+                if q < 0:
+                    app((r, (_P(("o", start, START, cout, 0)),), nob))
+                elif q // PEGS != c:
+                    part = _P(("o", start, START, cout, 0))
+                    if team_of[q // PEGS] == tc:
+                        last.append((r, (part,), ((_B((q, cout, START)),),), True))
+                    else:
+                        app((r, (part,), ((_B((q, cout, START)),),)))
             if r == 13:
                 continue
         if r == 11:
-            others = [(x, occ[x]) for x in range(R) if occ[x] >= 0 and occ[x] // PEGS != c]
-            for loc, pid in movers:
-                if loc >= HOME0:
-                    continue
-                for x, q in others:
-                    normal.append(Play(11, (Part("t", pid, loc, x, q),), ((),)))
+            ring = [m for m in movers if m[0] < HOME0]
+            if ring:
+                others = sorted((x, q) for q, x in enumerate(pegs)
+                                if 0 <= x < HOME0 and q // PEGS != c)
+                if others:
+                    runs = True
+                    normal.append(_Trades(ring, others))  # type: ignore[arg-type]
             continue
         if r == 3:
             for loc, pid in movers:
                 if loc < HOME0:
                     if (loc - cout) % R < 3 or bwdt[loc][2] & blk:
                         continue
-                    land(3, Part("b", pid, loc, (loc - 3) % R, 3), (loc - 3) % R)
+                    x = (loc - 3) % R
                 else:
                     k = loc - HOME0
                     if (hmc >> k) == (_FULL_HOME >> k):
                         continue  # snug
                     if k >= 4:
                         if not (hmc >> (k - 4)) & 7:
-                            normal.append(Play(3, (Part("b", pid, loc, loc - 3, 3),), ((),)))
+                            app((3, (_P(("b", pid, loc, loc - 3, 3)),), nob))
                         continue
                     if hmc & ((1 << (k - 1)) - 1):
                         continue
                     x = (ins - (3 - k)) % R
                     if bwdt[(ins + 1) % R][3 - k] & blk & ~(1 << x):
                         continue
-                    land(3, Part("b", pid, loc, x, 3), x)
+                q = occ[x]
+                if q < 0:
+                    app((3, (_P(("b", pid, loc, x, 3)),), nob))
+                elif q // PEGS != c:
+                    part = _P(("b", pid, loc, x, 3))
+                    if team_of[q // PEGS] == tc:
+                        last.append((3, (part,), ((_B((q, x, START)),),), True))
+                    else:
+                        app((3, (part,), ((_B((q, x, START)),),)))
             continue
-        n = 1 if r == 1 else (12 if r == 12 else r)
+        n = r  # 1 is one forward, every other rank its own count
         for loc, pid in movers:
             if loc >= HOME0:
                 k = loc - HOME0
                 if k + n <= 5 and not (hmc >> k) & ((1 << n) - 1):
-                    normal.append(Play(r, (Part("f", pid, loc, loc + n, n),), ((),)))
+                    app((r, (_P(("f", pid, loc, loc + n, n)),), nob))
                 continue
-            d = (ins - loc) % R
+            d = ins - loc
+            if d < 0:
+                d += R
             if n > d:
                 h = n - d
                 if h <= 5 and not fwdt[loc][d] & blk and not hmc & ((1 << h) - 1):
-                    normal.append(Play(r, (Part("f", pid, loc, HOME0 + h, n),), ((),)))
+                    app((r, (_P(("f", pid, loc, HOME0 + h, n)),), nob))
                 continue
             if fwdt[loc][n - 1] & blk:
                 continue
-            x = (loc + n) % R
-            land(r, Part("f", pid, loc, x, n), x)
+            x = loc + n
+            if x >= R:
+                x -= R
+            q = occ[x]
+            if q < 0:
+                app((r, (_P(("f", pid, loc, x, n)),), nob))
+            elif q // PEGS != c:
+                part = _P(("f", pid, loc, x, n))
+                if team_of[q // PEGS] == tc:
+                    last.append((r, (part,), ((_B((q, x, START)),),), True))
+                else:
+                    app((r, (part,), ((_B((q, x, START)),),)))
     if want_all:
-        return normal, last
-    return normal if normal else last
+        return _plays(_flat(normal)), _plays(last)
+    if lazy:
+        return LegalList(normal, runs) if normal else LegalList(last)
+    return _flat(normal) if runs else (normal if normal else last)
 
 
 def gen_legal(st: TrackState) -> Sequence[Play]:
@@ -1210,11 +1449,67 @@ def gen_legal(st: TrackState) -> Sequence[Play]:
         elif st.turn < 0:
             lg = []
         elif st.cfg.rules == TEES:
-            lg = _gen_tees(st)
+            lg = _gen_tees(st, lazy=True)
         else:
-            lg = _gen_ct(st)
+            lg = _gen_ct(st, lazy=True)
         st._legal = lg
     return lg
+
+
+def count_legal(st: TrackState) -> int:
+    """How many legal plays the seat to move has (no play object is made)."""
+    return len(gen_legal(st))
+
+
+def has_legal(st: TrackState) -> bool:
+    """Whether the seat to move has any legal play (the tees fold check)."""
+    return len(gen_legal(st)) > 0
+
+
+def first_legal(st: TrackState) -> Play | None:
+    """The first legal play (only it is made a :class:`Play`), None when there is none."""
+    lg = gen_legal(st)
+    return lg[0] if len(lg) else None
+
+
+def nth_legal(st: TrackState, i: int) -> Play:
+    """Legal play ``i`` (``0 <= i < count_legal(st)``): a random driver's pick, the others
+    left unmade. Raises :class:`IndexError` for any other ``i``."""
+    lg = gen_legal(st)
+    if type(i) is not int or not 0 <= i < len(lg):
+        raise IndexError(f"legal play {i!r} of {len(lg)}")
+    return lg[i]
+
+
+def iter_legal(st: TrackState) -> Iterator[Play]:
+    """The legal plays one by one, each made when reached (a caller that stops early makes
+    no more)."""
+    lg = gen_legal(st)
+    for i in range(len(lg)):
+        yield lg[i]
+
+
+def find_legal(st: TrackState, token: str) -> Play | None:
+    """The legal play whose token is ``token`` (exact, as ``str(play)`` gives), else None;
+    found by token, so no other play object is made."""
+    lg = gen_legal(st)
+    if isinstance(lg, list):
+        for p in lg:
+            if p.token == token:
+                return cast(Play, p)
+        return None
+    try:
+        i = cast(_HasTokens, lg).tokens().index(token)
+    except ValueError:
+        return None
+    return lg[i]
+
+
+def engine_kind() -> str:
+    """Which engine serves the legal plays and the quiet applies now: ``"C core"`` (the
+    optional ``_fast.c`` is built and on) or ``"Python"`` (not built, stale, or switched off
+    with :func:`set_fast`), for the window's Settings/About line."""
+    return "C core" if FAST else "Python"
 
 
 def legal_tokens(st: TrackState) -> list[str]:
@@ -1416,8 +1711,10 @@ def new_game(config: Mapping[str, Any], seed: Any, events: list[Event] | None = 
 def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
                ) -> tuple[TrackState, list[dict[str, Any]]]:
     """Apply a play already known to be legal (from :func:`gen_legal`). Never mutates ``st``."""
-    if FAST and not events:
-        return _fast.apply(st, seat, play), []
+    if not events:
+        if FAST:
+            return _fast.apply(st, seat, play), []
+        return _apply_quiet(st, seat, play), []
     cfg = st.cfg
     ev: list[Event] | None = [] if events else None
     s = st.copy()
@@ -1499,6 +1796,92 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
         if ev is not None:
             ev.append({"type": "turn", "seat": nxt})
     return s, ev if ev is not None else []
+
+
+def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
+    """:func:`apply_play` without events on the Python engine: the same steps, no event
+    branches (the simulations' path)."""
+    cfg = st.cfg
+    s = st.copy()
+    hand = st.hands[seat]
+    r = play.rank
+    i = 0
+    for card in hand:
+        if card >> 2 == r:
+            break
+        i += 1
+    else:
+        raise RulesError(f"no card of rank {r} in hand")
+    hands = list(st.hands)
+    hands[seat] = hand[:i] + hand[i + 1:]
+    s.hands = tuple(hands)
+    s.discards = (*st.discards, card)
+    s.nplays = st.nplays + 1
+    s.idle = 0
+    parts = play.parts
+    if parts[0][0] == "x":
+        s._board = st._board
+    else:
+        pegs = list(st.pegs)
+        ob = st._board
+        if ob is None:
+            ob = board(st)
+        occ = ob[0][:]
+        rm = ob[1][:]
+        hm = ob[2][:]
+        homed = False
+        for part, bumps in zip(parts, play.bumps, strict=True):
+            kind, pid, frm, to, n = part
+            if kind == "t":
+                c, oc = pid // PEGS, n // PEGS
+                pegs[pid] = to
+                pegs[n] = frm
+                occ[to] = pid
+                occ[frm] = n
+                rm[c] ^= (1 << frm) | (1 << to)
+                rm[oc] ^= (1 << frm) | (1 << to)
+                continue
+            if bumps:
+                _do(pegs, occ, rm, hm, pid, to, bumps)
+            else:
+                c = pid // PEGS
+                pegs[pid] = to
+                if frm >= HOME0:
+                    hm[c] &= ~(1 << (frm - HOME0 - 1))
+                elif frm >= 0:
+                    occ[frm] = -1
+                    rm[c] &= ~(1 << frm)
+                if to >= HOME0:
+                    hm[c] |= 1 << (to - HOME0 - 1)
+                else:
+                    occ[to] = pid
+                    rm[c] |= 1 << to
+            if to >= HOME0:
+                homed = True
+        s.pegs = tuple(pegs)
+        s._board = (occ, rm, hm)
+        if homed:
+            team = cfg.team_of[seat]
+            if all(min(pegs[c * PEGS:c * PEGS + PEGS]) >= HOME0 for c in cfg.teams[team]):
+                s.winner = team
+                s.turn = -1
+                return s
+    rules = cfg.rules
+    if rules == TEES:
+        _tees_continue(s, seat, None)
+    elif rules == CLASSIC:
+        nxt = seat + 1
+        if nxt == cfg.n:
+            nxt = 0
+        s.turn = nxt
+        _draw(s, nxt, None)
+    else:
+        _draw(s, seat, None)
+        nxt = seat + 1
+        if nxt == cfg.n:
+            nxt = 0
+        s.turn = nxt
+    return s
 
 
 def outcome(s: TrackState) -> dict[str, Any] | None:

@@ -22,6 +22,7 @@ from game.rules.track.engine import (
     _gen_tees,
     apply_play,
     controlled,
+    find_legal,
     gen_legal,
     legal_tokens,
     loc_event,
@@ -96,10 +97,8 @@ class TrackRules:
         if isinstance(token, Play):
             return token
         tok = raw_play(token).token
-        for p in gen_legal(state):
-            if p.token == tok:
-                return p
-        return raw_play(tok)
+        p = find_legal(state, tok)
+        return raw_play(tok) if p is None else p
 
     def check(self, state: TrackState, seat: int, play: str | Play) -> Play:
         if state.turn < 0:
@@ -107,20 +106,16 @@ class TrackRules:
         if type(seat) is not int or seat != state.turn:
             t = state.turn
             raise NotYourTurn(f"it is seat {t}'s turn (colour {COLOURS[t]}), not seat {seat!r}'s")
-        lg = gen_legal(state)
         if isinstance(play, Play):
-            for p in lg:
-                if p is play:
-                    return p
             tok = play.token
         elif isinstance(play, str):
             tok = raw_play(play).token
         else:
             raise NotationError(f"a play must be a token or a play, not {type(play).__name__}")
-        for p in lg:
-            if p.token == tok:
-                return p
-        raise IllegalPlay(self._explain(state, seat, tok))
+        p = find_legal(state, tok)
+        if p is None:
+            raise IllegalPlay(self._explain(state, seat, tok))
+        return p
 
     def apply(self, state: TrackState, seat: int, play: str | Play, events: bool = True
               ) -> tuple[TrackState, list[dict[str, Any]]]:

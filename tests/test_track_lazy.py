@@ -1,0 +1,159 @@
+"""The Python engine's lazy legal list (``engine.LegalList``) and the one-play / count API.
+
+The list keeps raw plays, and runs of them (tees Jack trades, team splits of a first part
+that bumped nothing) as factors, and makes a :class:`Play` only for the plays read. These
+tests check, on the Python engine, that every way of reading it gives the same plays in the
+same order as the flat list, that ``count_legal`` / ``nth_legal`` / ``first_legal`` /
+``find_legal`` / ``has_legal`` agree with it, that the rollout policy's scores of the raw
+plays equal the scores of the plays, and ``engine_kind``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from game.ai import track as ai
+from game.rules.cards import Rng
+from game.rules.track import RULES, engine, engine_kind
+from game.rules.track.engine import (
+    START,
+    LegalList,
+    TrackState,
+    apply_play,
+    count_legal,
+    find_legal,
+    first_legal,
+    gen_legal,
+    has_legal,
+    iter_legal,
+    new_game,
+    nth_legal,
+    raw_token,
+    set_fast,
+)
+
+
+@contextmanager
+def python_engine() -> Iterator[None]:
+    prev = set_fast(False)
+    try:
+        yield
+    finally:
+        set_fast(prev)
+
+
+def positions(rules: str, seats: int, games: int, every: int) -> list[TrackState]:
+    """Every ``every``-th position of seeded random games (Python engine)."""
+    out = []
+    for seed in range(games):
+        s = new_game({"rules": rules, "seats": seats}, seed)
+        rng = Rng.from_seed(seed)
+        n = 0
+        while s.turn >= 0:
+            lg = gen_legal(s)
+            if n % every == 0:
+                out.append(s)
+            s, _ = apply_play(s, s.turn, lg[rng.below(len(lg))], events=False)
+            n += 1
+    return out
+
+
+def fresh(s: TrackState) -> LegalList:
+    s._legal = None
+    lg = gen_legal(s)
+    assert isinstance(lg, LegalList)
+    return lg
+
+
+@pytest.mark.parametrize(("rules", "seats"), [("tees", 4), ("classic", 4), ("team", 4),
+                                               ("team", 8)])
+def test_every_read_gives_the_flat_list(rules: str, seats: int) -> None:
+    runs = 0
+    with python_engine():
+        for s in positions(rules, seats, 2, 7):
+            flat = [raw_token(r) for r in fresh(s).raw]  # the runs expanded
+            lg = fresh(s)
+            runs += lg._raw is None  # kept some run as factors
+            assert len(lg) == count_legal(s) == len(flat) > 0
+            # one play read by index, from the factors (the list never expanded before)
+            for i in {0, len(flat) // 2, len(flat) - 1}:
+                one = fresh(s)
+                assert one[i].token == flat[i]
+                assert one[i] is one[i]  # made once
+                assert one[-1].token == flat[-1]
+                assert nth_legal(s, i).token == flat[i]
+            s._legal = lg
+            assert lg.tokens() == flat
+            assert [p.token for p in lg] == flat
+            assert [p.token for p in iter_legal(s)] == flat
+            assert [p.token for p in lg[1:4]] == flat[1:4]
+            assert lg == list(lg) and lg != list(lg)[1:]
+            assert first_legal(s) is lg[0] and has_legal(s)
+            mid = flat[len(flat) // 2]
+            assert find_legal(s, mid) is lg[len(flat) // 2]
+            assert find_legal(s, "K:zz") is None
+            # the rules' own look-up by token gives the list's play
+            assert RULES.check(s, s.turn, mid) is lg[len(flat) // 2]
+    if rules in ("tees", "team"):
+        assert runs > 0  # the factored runs were exercised
+
+
+def test_out_of_range_and_game_over() -> None:
+    with python_engine():
+        s = new_game({"rules": "classic", "seats": 2}, 3)
+        n = count_legal(s)
+        for bad in (n, -1, 1.0, "0"):
+            with pytest.raises(IndexError):
+                nth_legal(s, bad)  # type: ignore[arg-type]
+        with pytest.raises(IndexError):
+            fresh(s)[n]
+        over = s.copy()
+        over.turn = -1
+        assert count_legal(over) == 0 and first_legal(over) is None
+        assert not has_legal(over) and list(iter_legal(over)) == []
+
+
+def test_jack_trades_hand_made() -> None:
+    """Tees, seat 0 (colour a) holds one Jack; a has ring pegs on 5 and 10, b on 20, c on 30,
+    d on 40, every other peg in start. A Jack trades a ring peg of a with any other colour's
+    ring peg: 2 x 3 = 6 plays, a's pegs by hole, the other pegs by hole."""
+    with python_engine():
+        s = new_game({"rules": "tees", "seats": 4}, 1).copy()
+        pegs = [START] * 20
+        pegs[0], pegs[1], pegs[5], pegs[10], pegs[15] = 5, 10, 20, 30, 40
+        s.pegs = tuple(pegs)
+        s.turn = 0
+        s.hands = ((11 << 2,), (), (), ())
+        want = ["J:a5x20", "J:a5x30", "J:a5x40", "J:a10x20", "J:a10x30", "J:a10x40"]
+        lg = fresh(s)
+        assert lg._raw is None and len(lg) == 6  # counted from the factors
+        assert lg[4].token == "J:a10x30"
+        assert lg.tokens() == want
+        p = nth_legal(s, 3)
+        assert (p.rank, p.parts[0].kind, p.parts[0].peg, p.parts[0].frm, p.parts[0].to,
+                p.parts[0].n) == (11, "t", 1, 10, 20, 5)
+
+
+@pytest.mark.parametrize(("rules", "seats"), [("tees", 4), ("classic", 4), ("team", 8)])
+def test_rollout_scores_of_raw_plays(rules: str, seats: int) -> None:
+    with python_engine():
+        for s in positions(rules, seats, 1, 9):
+            lg = fresh(s)
+            raw_scores = ai.lite_scores(s, s.turn, lg)  # from the raw plays
+            plays = list(fresh(s))
+            assert raw_scores == [ai.lite_score(s, s.turn, p) for p in plays]
+            best = max(range(len(plays)), key=lambda i: (raw_scores[i], -i))
+            assert ai.lite_choice(s, s.turn, fresh(s)).token == plays[best].token
+
+
+def test_engine_kind() -> None:
+    prev = set_fast(False)
+    try:
+        assert engine_kind() == "Python"
+        set_fast(True)
+        assert engine_kind() == ("C core" if engine._fast is not None else "Python")
+    finally:
+        set_fast(prev)
