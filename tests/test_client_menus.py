@@ -287,3 +287,19 @@ def test_run_opens_the_title_and_returns_zero(tmp_path: Path) -> None:
     assert run((800, 600), fullscreen=False, frames=3, data=tmp_path) == 0
     pygame.display.init()  # run() quits pygame; the other tests expect it ready
     pygame.font.init()
+
+
+def test_settings_say_which_track_engine_runs() -> None:
+    """Issue 21: the window says which engine runs, so a weaker Nasty is never a secret."""
+    from game.client.screens import engine_line
+    from game.rules.track import engine
+
+    was = engine.FAST
+    try:
+        engine.set_fast(False)
+        assert "Python only" in engine_line() and "half as many" in engine_line()
+        engine.set_fast(True)
+        if engine.FAST:  # the C core is built here
+            assert "C core" in engine_line()
+    finally:
+        engine.set_fast(bool(was))

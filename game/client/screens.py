@@ -785,6 +785,21 @@ class SettingsScene(Scene):
         if self.error:
             draw_message(self, surf, self.error, self.back_button.rect.y - self.px(30),
                          theme.BAD)
+        line = engine_line()
+        t = self.stage.assets.fit_text(line, self.px(18), theme.TEXT_DIM, surf.get_width() - 20)
+        surf.blit(t, t.get_rect(midbottom=(surf.get_width() // 2,
+                                           surf.get_height() - self.px(8))))
+
+
+def engine_line() -> str:
+    """The About line: which track engine runs (the Nasty CPU searches about twice as many
+    deals with the C core as on the pure-Python engine, docs/ai.md)."""
+    from game.rules.track import engine_kind
+
+    if engine_kind() == "C core":
+        return "Track engine: the C core (full strength for the Nasty CPU)"
+    return ("Track engine: Python only (no C compiler at install): the Nasty CPU searches "
+            "about half as many deals")
 
 
 # ---------------------------------------------------------------------------- records
