@@ -211,7 +211,18 @@ def take_track_turn(rig: Rig, m: Machine) -> bool:
     before = state_no(s)
     t0 = time.monotonic()
     if rig.person_plays[m.label] < HINT_TURNS:
-        m.key("h")
+        # H; a press in the table's first instant (the table ignores keys still settling from
+        # the lobby) or during a deal is pressed again, as a person would
+        for _attempt in range(5):
+            m.key("h")
+            try:
+                s = m.wait(lambda s: isinstance(table_scene(s).get("hint"), str) or
+                           table_scene(s).get("message") == "Hint: thinking..." or
+                           not table_scene(s).get("my_turn"), 2,
+                           f"machine {m.label}: H starts a hint")
+                break
+            except StepFailed:
+                continue
         s = m.wait(lambda s: isinstance(table_scene(s).get("hint"), str) or
                    not table_scene(s).get("my_turn"), 10, f"machine {m.label}: H shows a hint")
         sc = table_scene(s)
