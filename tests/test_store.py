@@ -254,3 +254,12 @@ def test_a_version_1_records_file_gains_the_ids(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 2
     db.close()
+
+
+def test_the_stores_speed_names_are_the_tables() -> None:
+    """The store stands beside the layers and may not import the table, so it keeps the speed
+    names it validates settings with; they must be exactly the table's one speed table's."""
+    from game import store
+    from game.table.pacing import SPEEDS
+
+    assert tuple(SPEEDS) == store.SPEEDS

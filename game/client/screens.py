@@ -23,11 +23,11 @@ import pygame
 from game.client import rules_text, theme
 from game.client.scene import Scene
 from game.client.widgets import Button, Choice, ListBox, Slider, TextInput, Toggle, Widget
+from game.table.pacing import SPEEDS  # the one speed table (a small module)
 
 if TYPE_CHECKING:
     from game.client.stage import Stage
 
-SPEED_TEXT = {"relaxed": "Relaxed", "normal": "Normal", "brisk": "Brisk", "blitz": "Blitz"}
 
 
 def draw_panel(scene: Scene, surf: pygame.Surface, rect: pygame.Rect) -> None:
@@ -206,9 +206,6 @@ OPTION_HELP: dict[str, dict[Any, str]] = {
     "upcard": {False: "Starting upcard off: the discard pile starts empty.",
                True: "Starting upcard on: one card is turned up to start the discard pile."},
 }
-SPEED_HELP = {"relaxed": "Relaxed: slow moves and long CPU thinking, easy to follow.",
-              "normal": "Normal: every move animated at an easy pace.",
-              "brisk": "Brisk: quicker moves and CPUs.", "blitz": "Blitz: as fast as it goes."}
 #: Host a game's "Phones can join" (issue 18, ``docs/web.md``).
 PHONES = [("off", "Off"), ("on", "On"), ("screen", "On, table screen")]
 PHONES_HELP = {
@@ -252,7 +249,7 @@ class NewTableScene(Scene):
         self.upcard = Toggle("Starting upcard", False)
         self.layout_size = Choice("Layout size", [(n, str(n)) for n in range(10, 0, -1)], 10)
         speed = stage.settings.table_speed
-        self.speed = Choice("Table speed", [(k, v) for k, v in SPEED_TEXT.items()], speed)
+        self.speed = Choice("Table speed", [(k, s.title) for k, s in SPEEDS.items()], speed)
         self.seed = TextInput("Seed", "" if seed is None else str(seed), 20, self._typed,
                               lambda _t: self.start(), placeholder="blank: a new deal")
         self.seed.visible = solo
@@ -364,7 +361,8 @@ class NewTableScene(Scene):
     def help_for(self, w: Widget) -> str:
         """The line under a row: what the option (at its value) does."""
         if w is self.speed:
-            return SPEED_HELP.get(self.speed.value, "")
+            sp = SPEEDS.get(str(self.speed.value))
+            return f"{sp.title}: {sp.about}" if sp is not None else ""
         if w is self.seed:
             return ("Blank deals a new game; a number deals that game again (Records lists "
                     "your best seeds).")

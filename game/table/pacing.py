@@ -42,6 +42,12 @@ class Speed:
     cpu_wait: float  # a CPU waits this long after the animations before it plays
     grace: float  # a missing person's turn waits this long before a stand-in plays
     budget_ms: float  # thinking time allowed to a CPU
+    about: str = ""  # what it is like, in a person's words (the setup screen's line)
+
+    @property
+    def title(self) -> str:
+        """The name as a person reads it ("Relaxed")."""
+        return self.name.title()
 
 
 SPEEDS: dict[str, Speed] = {
@@ -49,10 +55,11 @@ SPEEDS: dict[str, Speed] = {
     for s in (
         # A CPU thinks at most 300 ms (Nasty's strength is measured there, docs/ai.md; more
         # samples did not make it stronger); it thinks while the animations play.
-        Speed("relaxed", 1.6, 1.4, 30.0, 300.0),
-        Speed("normal", 1.0, 0.8, 20.0, 300.0),
-        Speed("brisk", 0.6, 0.45, 12.0, 300.0),
-        Speed("blitz", 0.3, 0.15, 6.0, 150.0),
+        Speed("relaxed", 1.6, 1.4, 30.0, 300.0,
+              "slow moves and long CPU thinking, easy to follow."),
+        Speed("normal", 1.0, 0.8, 20.0, 300.0, "every move animated at an easy pace."),
+        Speed("brisk", 0.6, 0.45, 12.0, 300.0, "quicker moves and CPUs."),
+        Speed("blitz", 0.3, 0.15, 6.0, 150.0, "as fast as it goes."),
     )
 }
 
