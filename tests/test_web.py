@@ -463,9 +463,16 @@ def test_websocket_limits_are_the_tcp_limits() -> None:
 
         flood = WsConn(port, "Flood", ht.code)
         for _ in range(600):
-            flood.send({"t": "ping", "n": 1})
-        err = last_error(flood)
-        assert err["code"] == "flood"
+            try:
+                flood.send({"t": "ping", "n": 1})
+            except OSError:  # the host cut the flood before all 600 went: what is tested
+                break
+        # the host warns (refused: flood), then cuts the connection; its last error frame may be
+        # lost to the reset when the flood is still arriving as it closes (TCP drops what the
+        # closing side had not read, and an RST can overtake the frame): the cut is what counts
+        run_until([], lambda: not flood.alive, timeout=8, what="the flood cut")
+        errors = [m for m in flood.poll() if m["t"] == "error"]
+        assert all(e["code"] == "flood" for e in errors)
         assert any(json.loads(t).get("code") == "flood" and json.loads(t)["t"] == "refused"
                    for t in flood.texts)
 
