@@ -35,7 +35,7 @@ stay in the one base.)
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -1188,14 +1188,7 @@ class SeatPickOverlay(Scene):
         bw = min(self.px(560), int(w * 0.9))
         shown: list[Any] = [*([self.name_input] if self.name_input is not None else []),
                             *[b for _, b in self.seat_buttons], self.close_button]
-        step = min(self.px(62), max(self.px(40), (h - self.px(150)) // len(shown)))
-        bh = self.px(120) + len(shown) * step
-        self.box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
-        y = self.box.y + self.px(70)
-        for wd in shown:
-            wd.rect = pygame.Rect(self.box.x + self.px(20), y, bw - self.px(40),
-                                  step - self.px(12))
-            y += step
+        self.box = stack_in_panel(self, shown, w, h, bw, min_row=40, reserve=150, chrome=120)
 
     def draw(self, surf: pygame.Surface) -> None:
         a = self.stage.assets
@@ -1217,6 +1210,21 @@ class SeatPickOverlay(Scene):
 #: speed), or None: no clock.
 TURN_CLOCKS: tuple[tuple[float | None, str], ...] = (
     (None, "Off"), (45.0, "45 s"), (90.0, "90 s"), (180.0, "3 min"), (300.0, "5 min"))
+
+
+def stack_in_panel(scene: Scene, shown: Sequence[Widget], w: int, h: int, bw: int, *,
+                   min_row: int, reserve: int, chrome: int) -> pygame.Rect:
+    """Lay ``shown`` out one a row in a centred panel ``bw`` wide (the overlays' shared form):
+    rows of 62 design px, squeezed down to ``min_row`` when the window is short (``reserve``:
+    what the title and margins take), the panel ``chrome`` px taller than its rows."""
+    step = min(scene.px(62), max(scene.px(min_row), (h - scene.px(reserve)) // len(shown)))
+    bh = scene.px(chrome) + len(shown) * step
+    box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
+    y = box.y + scene.px(70)
+    for wd in shown:
+        wd.rect = pygame.Rect(box.x + scene.px(20), y, bw - scene.px(40), step - scene.px(12))
+        y += step
+    return box
 
 
 class AdminOverlay(Scene):
@@ -1392,14 +1400,7 @@ class AdminOverlay(Scene):
                                                 else []),
                  *[b for _, b in self.hand_buttons], *self.watch_toggles,
                  *[b for _, _, b in self.watch_rows], self.close_button]
-        step = min(self.px(62), max(self.px(34), (h - self.px(110)) // len(shown)))
-        bh = self.px(90) + len(shown) * step
-        self.box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
-        y = self.box.y + self.px(70)
-        for wd in shown:
-            wd.rect = pygame.Rect(self.box.x + self.px(20), y, bw - self.px(40),
-                                  step - self.px(12))
-            y += step
+        self.box = stack_in_panel(self, shown, w, h, bw, min_row=34, reserve=110, chrome=90)
 
     def draw(self, surf: pygame.Surface) -> None:
         a = self.stage.assets
