@@ -9,6 +9,7 @@ See ``docs/table.md`` for each intent.
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from game.table.base import Result, TableBase
 from game.table.pacing import CLOCK_MAX, CLOCK_MIN, SPEEDS
@@ -201,32 +202,28 @@ class SeatIntents(TableBase):
     def set_turn_clock(self, host_token: str, seconds: float | None) -> Result:
         """The host sets a person's turn clock (seconds at normal speed, scaled by the speed;
         None: off). It applies to the running turn too, counted from its start."""
-        if not self._is_host(host_token):
-            return self._no("not_host", "only the host sets the turn clock")
-        value = _clock_setting(seconds)
-        if value is False:
-            return self._no("bad_request", f"a turn clock is off (None) or {CLOCK_MIN:g} to "
-                                           f"{CLOCK_MAX:g} seconds, not {seconds!r}")
-        if value != self.turn_clock:
-            self.turn_clock = value
-            self._record({"t": "turn_clock", "seconds": value})
-            self._refresh(self._now())
-        return self._ok("turn clock off" if value is None else f"turn clock {value:g} s")
+        return self._set_clock(host_token, seconds, "turn_clock")
 
     def set_pause_limit(self, host_token: str, seconds: float | None) -> Result:
         """The host sets how long (clock seconds, any speed) a pause nobody resumes lasts;
         None: off. A pause already running counts from its start."""
+        return self._set_clock(host_token, seconds, "pause_limit")
+
+    def _set_clock(self, host_token: str, seconds: float | None,
+                   which: Literal["turn_clock", "pause_limit"]) -> Result:
+        """Either clock setting: the attribute and the save record share the name ``which``."""
+        words = which.replace("_", " ")  # "turn clock", "pause limit"
         if not self._is_host(host_token):
-            return self._no("not_host", "only the host sets the pause limit")
+            return self._no("not_host", f"only the host sets the {words}")
         value = _clock_setting(seconds)
         if value is False:
-            return self._no("bad_request", f"a pause limit is off (None) or {CLOCK_MIN:g} to "
+            return self._no("bad_request", f"a {words} is off (None) or {CLOCK_MIN:g} to "
                                            f"{CLOCK_MAX:g} seconds, not {seconds!r}")
-        if value != self.pause_limit:
-            self.pause_limit = value
-            self._record({"t": "pause_limit", "seconds": value})
+        if value != getattr(self, which):
+            setattr(self, which, value)
+            self._record({"t": which, "seconds": value})
             self._refresh(self._now())
-        return self._ok("pause limit off" if value is None else f"pause limit {value:g} s")
+        return self._ok(f"{words} off" if value is None else f"{words} {value:g} s")
 
     def set_speed(self, host_token: str, name: str) -> Result:
         if not self._is_host(host_token):
