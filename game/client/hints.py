@@ -40,6 +40,18 @@ def _warm() -> bool:
     return True
 
 
+def one_worker(processes: bool, name: str) -> Executor:
+    """One worker: a ``spawn`` process (safe beside pygame and the network thread), or a
+    thread when ``processes`` is off or no process can be started."""
+    if processes:
+        try:
+            return ProcessPoolExecutor(max_workers=1,
+                                       mp_context=multiprocessing.get_context("spawn"))
+        except (OSError, ValueError):
+            pass
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+
+
 class HintRunner:
     """One hint worker shared by every table of the app (see the module docstring)."""
 
@@ -52,14 +64,7 @@ class HintRunner:
 
     def _get(self) -> Executor:
         if self._pool is None:
-            if self.processes:
-                try:
-                    self._pool = ProcessPoolExecutor(
-                        max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-                except (OSError, ValueError):
-                    self._pool = None
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hint")
+            self._pool = one_worker(self.processes, "hint")
         return self._pool
 
     def warm(self) -> None:

@@ -31,11 +31,10 @@ instant.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +42,7 @@ from typing import Any
 
 from game.ai import review as rv
 from game.client.anim import TableClock
+from game.client.hints import one_worker
 from game.client.session import SessionBase
 from game.rules.record import (
     Annotation,
@@ -152,14 +152,7 @@ class ReviewRunner:
 
     def _get(self) -> Executor:
         if self._pool is None:
-            if self.processes:
-                try:
-                    self._pool = ProcessPoolExecutor(
-                        max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-                except (OSError, ValueError):
-                    self._pool = None
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
+            self._pool = one_worker(self.processes, "review")
         return self._pool
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
