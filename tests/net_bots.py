@@ -153,8 +153,11 @@ def run_until(bots: Iterable[Bot], pred: Callable[[], bool], timeout: float = 30
     while time.monotonic() < deadline:
         for b in bots:
             b.step()
-        if pred():
-            return
+        try:
+            if pred():
+                return
+        except (IndexError, KeyError):
+            pass  # a bot whose snapshot has not come yet (its seats are still []): not yet
         time.sleep(0.002)
     states = [(b.name, b.c.status.state, b.state_no, b.phase, b.pause) for b in bots]
     raise AssertionError(f"timed out waiting for {what}: {states}")

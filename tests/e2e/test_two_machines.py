@@ -282,7 +282,18 @@ def take_layout_turn(rig: Rig, m: Machine) -> bool:
     if sc.get("name") != "layout_table" or not sc.get("legal_now"):
         return False
     before = state_no(s)
-    m.key("h")
+    # H; a press in the table's first instant (the table ignores keys still settling from the
+    # lobby) or during the deal is pressed again, as a person would
+    for _attempt in range(5):
+        m.key("h")
+        try:
+            s = m.wait(lambda s: table_scene(s).get("hint") or
+                       table_scene(s).get("message") == "Hint: thinking..." or
+                       not table_scene(s).get("legal_now"), 2,
+                       f"machine {m.label}: H starts a hint")
+            break
+        except StepFailed:
+            continue
     s = m.wait(lambda s: table_scene(s).get("hint") or not table_scene(s).get("legal_now"), 10,
                f"machine {m.label}: H names a hint")
     sc = table_scene(s)
