@@ -323,10 +323,15 @@ def test_the_viewer_by_keyboard(trash: str, tmp_path: pathlib.Path) -> None:
         table = app.scenes[-2]
         assert not table.my_turn() and table.legal_plays() == []  # type: ignore[attr-defined]
         assert s.review_job is not None and s.review_job.runner is not None
+        # the review thinks in the app's one hint worker (the CPU worker's process in the
+        # app), never in a worker of its own
+        assert s.review_job.runner._shared == app.hints().submit
         key(app, pygame.K_ESCAPE)
         assert app.top is not None and app.top.name == "title"  # the viewer and its table
         assert all(sc.session is not s for sc in app.scenes)
-        assert s.review_job.done and s.review_job.runner._pool is None  # the worker stopped
+        assert s.review_job.done and s.review_job.runner._pool is None  # no worker of its own
+        # closing the viewer cancelled its jobs, not the shared worker: a hint still comes
+        assert app.hints().submit(pow, 2, 5).result(timeout=30) == 32
     finally:
         close_app(app)
 

@@ -79,16 +79,22 @@ class HintRunner:
             budget_ms: float = HINT_BUDGET_MS) -> Future[tuple[str, str]]:
         self.asked += 1
         args = (game, dict(view), [str(t) for t in legal], int(seed), float(budget_ms))
+        return self.submit(compute_hint, *args)
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run ``fn(*args)`` (a picklable top-level function) in the hint worker: the app's
+        CPU worker when it was given, else this runner's own. The replay's review thinks
+        here too, so an app has one worker process in all."""
         if self._submit is not None:
             try:
-                return self._submit(compute_hint, *args)
+                return self._submit(fn, *args)
             except (RuntimeError, BrokenProcessPool, OSError):
                 self._submit = None  # the shared worker cannot take it: a worker of our own
         try:
-            return self._get().submit(compute_hint, *args)
+            return self._get().submit(fn, *args)
         except (RuntimeError, BrokenProcessPool, OSError):
             self.close()  # a dead worker: start a fresh one
-            return self._get().submit(compute_hint, *args)
+            return self._get().submit(fn, *args)
 
     def close(self) -> None:
         pool, self._pool = self._pool, None

@@ -144,10 +144,15 @@ def _warm() -> bool:
 
 
 class ReviewRunner:
-    """One review worker (a ``spawn`` process, else a thread), like the hints' worker."""
+    """Where a review's jobs run: ``submit`` given (the app's hint worker, which is its one
+    CPU worker: :func:`game.client.replay_scene.stage_runner`), or a worker of its own (a
+    ``spawn`` process, else a thread: ``processes=False``). :meth:`close` stops only a
+    worker of its own; a shared one goes on (the job cancels its own futures)."""
 
-    def __init__(self, processes: bool = True) -> None:
+    def __init__(self, processes: bool = True,
+                 submit: Callable[..., Future[Any]] | None = None) -> None:
         self.processes = processes
+        self._shared = submit
         self._pool: Executor | None = None
 
     def _get(self) -> Executor:
@@ -156,6 +161,8 @@ class ReviewRunner:
         return self._pool
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        if self._shared is not None:
+            return self._shared(fn, *args)
         try:
             return self._get().submit(fn, *args)
         except (RuntimeError, BrokenProcessPool, OSError):

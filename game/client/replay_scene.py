@@ -345,6 +345,6 @@ def swing(a: Annotation) -> float:
 
 
 def stage_runner(stage: Stage) -> ReviewRunner:
-    """The review worker of a replay: a process, or a thread where the stage's hints run in
-    threads too (tests)."""
-    return ReviewRunner(processes=bool(getattr(stage, "hint_processes", True)))
+    """The review's worker: the stage's one hint worker (in the app, its CPU worker's
+    process; in a thread where the hints run in threads, as in tests)."""
+    return ReviewRunner(submit=stage.hints().submit)
