@@ -291,8 +291,15 @@ def test_the_viewer_by_keyboard(trash: str, tmp_path: pathlib.Path) -> None:
         key(app, pygame.K_RIGHT)
         key(app, pygame.K_RIGHT)
         assert s.n == 2
+        frames(app, 200, 0.05)  # the two plays are told in the table's log
+        table_log = app.scenes[-2].log  # type: ignore[attr-defined]
+        assert table_log.entries[0].lines == ["Hand 1 dealt"]
+        assert len([e for e in table_log.entries if e.seat is not None]) == 2
         key(app, pygame.K_LEFT)
         assert s.n == 1
+        # the viewer's own jump is no "table went back": the log starts again from there
+        frames(app, 3)
+        assert table_log.entries == []
         key(app, pygame.K_END)
         assert s.n == s.plays
         key(app, pygame.K_HOME)

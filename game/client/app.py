@@ -108,14 +108,6 @@ def _live_timelines(on: bool) -> bool:
     return True
 
 
-def _never() -> bool:
-    return False
-
-
-def _no_pulse() -> float:
-    return 0.0
-
-
 class App:
     """The window and the stack of scenes."""
 
@@ -611,17 +603,14 @@ class App:
         if ev.type in REDRAW_EVENTS:  # the window's contents were lost or shown anew
             self.redraw_all()
         if self.top is not None:
-            mark = getattr(self.top, "mark_dirty", None)
-            if ev.type in INPUT_EVENTS and mark is not None:
-                mark()
+            if ev.type in INPUT_EVENTS:
+                self.top.mark_dirty()
             self.top.handle(ev)
 
     def redraw_all(self) -> None:
         """Draw every shown scene at the next frame."""
         for s in self.scenes:
-            mark = getattr(s, "mark_dirty", None)
-            if mark is not None:
-                mark()
+            s.mark_dirty()
 
     def shown_scenes(self) -> list[SceneLike]:
         """The scenes drawn, bottom first: the top one and every overlay's scene below it."""
@@ -646,24 +635,22 @@ class App:
 
     def moving(self) -> bool:
         """Something on screen moves (an animation): the loop runs at :data:`FPS`."""
-        return any(getattr(s, "wants_frames", _never)() for s in self.shown_scenes())
+        return any(s.wants_frames() for s in self.shown_scenes())
 
     def pulse_rate(self) -> float:
         """The frame rate of the shown scenes' idle pulses: 0 without the focus or when the
         person has done nothing for :data:`PULSE_SECONDS`."""
         if not self.focused or self.now() - self.last_change_at > PULSE_SECONDS:
             return 0.0
-        return max((getattr(s, "pulse_rate", _no_pulse)() for s in self.shown_scenes()),
-                   default=0.0)
+        return max((s.pulse_rate() for s in self.shown_scenes()), default=0.0)
 
     def needs_draw(self, now: float) -> bool:
         """Whether this frame draws: a shown scene is dirty, moves, shows something new
         (its ``redraw_key`` changed since it was drawn) or its pulse is due."""
         need = not self.scenes
         for s in self.shown_scenes():
-            key_of = getattr(s, "redraw_key", None)
-            key = key_of() if key_of is not None else None
-            if key_of is None or getattr(s, "dirty", True) or key != self._keys.get(id(s)):
+            key = s.redraw_key()
+            if s.dirty or key != self._keys.get(id(s)):
                 need = True
             self._keys[id(s)] = key
         if need:
@@ -699,8 +686,7 @@ class App:
             self.draws += 1
             self.last_draw_at = now
             for s in self.shown_scenes():
-                with contextlib.suppress(AttributeError):
-                    s.dirty = False  # type: ignore[attr-defined]
+                s.dirty = False
             live = {id(s) for s in self.scenes}
             if len(self._keys) > len(live):
                 self._keys = {k: v for k, v in self._keys.items() if k in live}

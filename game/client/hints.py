@@ -27,11 +27,8 @@ def compute_hint(game: str, view: Mapping[str, Any], legal: Sequence[str], seed:
     """``(token, reason)``: the hint for this view (pure; runs in the worker)."""
     import game.ai as ai
 
-    legal = [str(t) for t in legal]
-    if hasattr(ai, "hint"):
-        tok, reason = ai.hint(game, view, legal, seed, budget_ms)
-        return str(tok), str(reason)
-    return ai.choose_play(game, view, legal, "tricky", seed, budget_ms), ""
+    tok, reason = ai.hint(game, view, [str(t) for t in legal], seed, budget_ms)
+    return str(tok), str(reason)
 
 
 def _warm() -> bool:

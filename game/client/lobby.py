@@ -119,7 +119,7 @@ class LobbyScene(Scene):
     def web_url(self) -> str | None:
         """The phones' link when this program hosts a table that serves them, else None."""
         ht = self.session.host_thread if self.session.remote else None
-        url = getattr(ht, "web_url", None) if ht is not None else None
+        url = ht.web_url if ht is not None else None
         return str(url) if url else None
 
     def layout_phones(self, w: int, h: int) -> None:

@@ -144,10 +144,7 @@ class ReplayOverlay(Scene):
             self.message = "A game in progress shows only what its people saw"
         elif seat is not None:
             self.message = f"Showing {seat_label(self.replay.seats[seat])}'s hand"
-            if hasattr(self.table, "my_side"):  # the track board turns that seat's side down
-                from game.rules.track.board import Board
-
-                self.table.my_side = Board(len(self.replay.seats)).side_of(seat)
+            self.table.face_seat(seat)
             self.layout(*self.stage.size)  # the table lays itself out for that seat
 
     def toggle_review(self) -> None:
@@ -223,13 +220,14 @@ class ReplayOverlay(Scene):
             b.rect = pygame.Rect(x, self.bar.y + m, bw, bh)
             x += bw + gap
         self.slider.rect = pygame.Rect(m, self.bar.y + bh + 2 * m, w - 2 * m, bh)
-        side = self.show_review and not hasattr(self.table, "moves")
+        own = self.table.side_panel()
+        side = self.show_review and own is None
         pw = max(self.px(330), int(w * 0.3)) if side else 0
         self.table.relayout((w - pw, h - bar_h))
         self.size, self.u = (w, h), theme.unit((w, h))
-        moves = getattr(getattr(self.table, "moves", None), "rect", None)
-        if isinstance(moves, pygame.Rect) and moves.w > 0:
-            self.panel = moves.copy()  # the track's moves list: empty at a replay
+        own = self.table.side_panel()  # laid out again for the new size
+        if own is not None and own.w > 0:
+            self.panel = own.copy()  # the track's moves list: empty at a replay
         else:
             self.panel = pygame.Rect(w - pw, m + bh, pw - m, h - bar_h - 2 * m - bh)
 

@@ -67,6 +67,9 @@ class Session(Protocol):
     undos: int  # plays taken back (solo): such a game sets no best
     watcher: int | None  # this connection watches: its watcher number (None: not watching)
     watch_note: str  # the host's words why it watches ("...: you are watching")
+    #: A recorded game shown again (the replay viewer): its ``reset`` is the viewer's own
+    #: jump, not the table going back.
+    replay: bool
 
     @property
     def seats(self) -> list[dict[str, Any]]: ...
@@ -119,6 +122,7 @@ class SessionBase:
 
     remote = False
     is_host = False
+    replay = False
     game = "track"
     code = ""
     link = ""

@@ -33,6 +33,9 @@ class SceneLike(Protocol):
 
     overlay: bool
     name: str
+    #: Draw at the next frame (the app clears it once the scene is drawn).
+    dirty: bool
+
     @property
     def session(self) -> Session | None:
         """The table the scene shows (lobby and table scenes), closed with it; else None."""
@@ -54,6 +57,15 @@ class SceneLike(Protocol):
     def update(self, dt: float) -> None: ...
 
     def draw(self, surf: pygame.Surface) -> None: ...
+
+    # redrawing only when something changed (Scene's docstrings say what each means)
+    def mark_dirty(self) -> None: ...
+
+    def wants_frames(self) -> bool: ...
+
+    def pulse_rate(self) -> float: ...
+
+    def redraw_key(self) -> object: ...
 
 
 class Stage(Protocol):

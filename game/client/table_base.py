@@ -189,6 +189,16 @@ class TableScene(Scene):
     def key(self, ev: pygame.event.Event) -> None:
         """A KEYDOWN no widget took."""
 
+    def face_seat(self, seat: int) -> None:
+        """Show the table from ``seat``'s chair (a replay changing whose hand it shows): the
+        track board turns that seat's side down; the Trash table lays itself out around the
+        seat it shows by itself."""
+
+    def side_panel(self) -> pygame.Rect | None:
+        """The area of the scene's own side list (the track's moves list, empty in a replay)
+        that a replay's review may take over; None: the scene has none."""
+        return None
+
     # ------------------------------------------------------------------ lifecycle
     def enter(self) -> None:
         super().enter()
@@ -367,8 +377,8 @@ class TableScene(Scene):
 
     @property
     def high_contrast(self) -> bool:
-        """The high-contrast palette (a ``high_contrast`` setting, when Settings has one)."""
-        return bool(getattr(self.stage.settings, "high_contrast", False))
+        """The high-contrast palette (the ``high_contrast`` setting)."""
+        return bool(self.stage.settings.high_contrast)
 
     @property
     def reduced(self) -> bool:
@@ -970,7 +980,9 @@ class TableScene(Scene):
             self.timeline.finish()
             self.clear_choice()
             self._last_view = self.session.view(self._event_seat())
-            if msg["type"] == "reset":
+            if msg["type"] == "reset" and self.session.replay:
+                self.log.clear()  # the viewer jumped: the list starts again from here
+            elif msg["type"] == "reset":
                 self.log.add(LogEntry(None, ["The table went back to an earlier turn"]))
 
     # ------------------------------------------------------------------ the shown state

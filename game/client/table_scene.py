@@ -211,6 +211,12 @@ class TrackTableScene(TableScene):
                 return []  # the last play moved no peg (a discard, a fold)
         return []
 
+    def face_seat(self, seat: int) -> None:
+        self.my_side = Board(len(self.session.seats)).side_of(seat)
+
+    def side_panel(self) -> pygame.Rect | None:
+        return self.moves.rect
+
     # ------------------------------------------------------------------ model
     def legal_plays(self) -> list[Any]:
         """Legal plays of this screen's seat, from its own view (cached per state)."""
