@@ -392,8 +392,11 @@ def test_hostile_websocket_messages_are_refused_and_change_nothing() -> None:
         hb = host_bot(ht)
         mal = Bot(WsConn(port, "Mallory", ht.code))  # type: ignore[arg-type]
         bots = [hb, mal]
-        run_until(bots, lambda: mal.seat is not None, what="seated")
-        hb.c.start_game()
+        # both seated, as the host sees it (a start sent before the host's own player is
+        # connected is not sent at all: start_game() says False)
+        run_until(bots, lambda: mal.seat is not None and hb.seat == 0 and
+                  sum(s["kind"] == "person" for s in hb.seats) == 2, what="seated")
+        assert hb.c.start_game()
         run_until(bots, lambda: mal.phase == "playing", what="started")
         seats_before = [(s["kind"], s["level"]) for s in hb.seats]
         conn: WsConn = mal.c  # type: ignore[assignment]
