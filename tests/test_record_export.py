@@ -3,6 +3,7 @@ store (game/table/recent.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,57 @@ def test_save_record_never_overwrites(tmp_path: Path) -> None:
     with pytest.raises(RecordError):
         rc.rewrite_record(a, "garbage")
     assert "2026-12-03" in a.read_text()
+
+
+def test_a_stand_ins_plays_are_marked_in_the_save_the_record_and_a_resume(tmp_path: Path
+                                                                          ) -> None:
+    """Bo (on the LAN) drops for a while: the CPU that plays for him is a stand-in, and every
+    record of the game says so (the live table's, the save's and a resumed table's), so his
+    review never judges plays he did not make."""
+    clock = FakeClock(1000.0)
+    path = tmp_path / "g.jsonl"
+    seats = [SeatSpec("person", "Ann", local=True), SeatSpec("cpu", level="easy"),
+             SeatSpec("person", "Bo"), SeatSpec("cpu", level="easy")]
+    t = Table.create("track", {"rules": "classic", "seats": 4}, 41, seats, clock=clock,
+                     host_seat=0, save_path=path, cpu=RandomCpu(), fsync=False)
+    bo = t.token(2)
+    assert t.connect(bo).ok and t.ready(bo).ok
+    assert t.start(t.host_token).ok
+    made: list[str] = []  # who made each play, as this test drove it
+    away = False
+    for k in range(60):
+        if k == 12:
+            assert t.disconnect(bo).ok
+            away = True
+        if k == 40:
+            assert t.connect(bo).ok
+            away = False
+        if t.pause_reasons():
+            assert t.ready(bo).ok
+        mover = t.to_move()
+        assert mover is not None and t.phase == "playing"
+        if mover == 0 or (mover == 2 and not away):
+            tok = t.token(mover)
+            assert t.submit(tok, person_choice(t, mover), t.state_no).ok
+            made.append("person")
+        else:
+            clock.t = max(clock.t, t.next_due() or clock.t)
+            assert t.tick() == 1
+            made.append("standin" if mover == 2 else "cpu")
+    assert made.count("standin") >= 4 and t.standin_plays == made.count("standin")
+    assert t.makers == made
+    live = record_from_table(t, version="x")
+    assert [p.by for p in live.plays] == made
+    t.close()
+    saved = record_from_save(path, version="x")
+    assert [p.by for p in saved.plays] == made
+    _rec, _state = read_record(format_record(saved))  # the marks read back and replay
+    assert [p.by for p in _rec.plays] == made
+    records = [json.loads(ln) for ln in path.read_text(encoding="utf-8").splitlines()[1:]]
+    marked = [r.get("standin") is True for r in records if r["t"] == "play"]
+    assert marked == [m == "standin" for m in made]
+    again = Table.resume(path, clock=clock, cpu=RandomCpu(), fsync=False)
+    try:
+        assert again.makers == made  # rebuilt from the save's marks
+    finally:
+        again.close()

@@ -109,6 +109,9 @@ class TableBase:
         self._state, self._opening_events = dealt or _opening(rules, self.config, seed)
         self._initial: Any = self._state
         self._log: list[tuple[int, str]] = []
+        #: Who made each play of ``_log``: "person", "cpu" (a CPU seat, also a seat handed
+        #: to a CPU) or "standin" (a CPU playing for a person who dropped or ran out of time).
+        self._makers: list[str] = []
         self.state_no = 0
         self.phase = "lobby"  # "lobby" | "playing" | "over"
         count = rules.seat_count(self._state)
@@ -218,6 +221,11 @@ class TableBase:
     def log(self) -> list[tuple[int, str]]:
         """The plays so far as ``(seat, token)`` pairs (a copy)."""
         return list(self._log)
+
+    @property
+    def makers(self) -> list[str]:
+        """Who made each play of :attr:`log` ("person", "cpu", "standin"; a copy)."""
+        return list(self._makers)
 
     @property
     def turns(self) -> int:

@@ -8,9 +8,9 @@ from a save file.
   for the save: no lock is taken and nothing is ever written, so a save that another table has
   open, or a torn one, exports all the same.
 
-Who made each play (``person``/``cpu``) comes from the seat's kind when the play was made (the
-save's seat records say when a seat changed hands); the save does not mark a stand-in's plays,
-so a stand-in's play for a person counts as the person's.
+Who made each play (``person``, ``cpu``, ``standin``) is the table's own :attr:`Table.makers`,
+kept by its one play path and rebuilt by a resume from the save (which marks a stand-in's
+plays; in a save written before that mark, a stand-in's play counts as the person's).
 """
 
 from __future__ import annotations
@@ -64,21 +64,18 @@ def _points(table: Table) -> str:
 
 
 def record_from_table(table: Table, *, date: str | None = None, version: str | None = None,
-                      first_seats: Sequence[Seat] | None = None,
-                      makers: Sequence[str] | None = None) -> Record:
+                      first_seats: Sequence[Seat] | None = None) -> Record:
     """The record of ``table``'s game so far (finished or not).
 
-    ``first_seats`` (the seats as the game began) and ``makers`` (``person``/``cpu`` per play)
-    come from the save when there is one; without them the seats as they are now say who made
-    every play (a person who handed their seat to a CPU is then the seat's first name).
+    ``first_seats`` (the seats as the game began) come from the save when there is one;
+    without them, the seats as they are now (a person who handed their seat to a CPU is then
+    the seat's first name). Who made each play: the table's :attr:`~Table.makers`.
     """
-    log = table.log
-    if first_seats is None or makers is None or len(makers) != len(log):
+    if first_seats is None:
         seats = [_first_seat(table, i) for i in range(table.seat_count)]
-        makers = [seats[seat].kind for seat, _ in log]
     else:
         seats = [_rec_seat(s) for s in first_seats]
-    plays = [(seat, tok, by) for (seat, tok), by in zip(log, makers, strict=True)]
+    plays = [(seat, tok, by) for (seat, tok), by in zip(table.log, table.makers, strict=True)]
     return make_record(table.game, table.config, table.seed, seats, plays,
                        date=date or _today(), version=version or program_version(),
                        points=_points(table))
@@ -109,24 +106,18 @@ class _ReadOnlySave(savefile.SaveFile):
         raise OSError("a table rebuilt for export writes nothing")
 
 
-def _makers(path: Path) -> tuple[list[Seat], list[str]]:
-    """The seats as the game began and who made each play, from the save's records."""
+def _first_seats(path: Path) -> list[Seat]:
+    """The seats as the game began, from the save's records."""
     head, records, _cut, _warn = savefile.read_save(path)
     seats = savefile.check_header(path, head)
     now = list(seats)
-    first: list[Seat] | None = None
-    makers: list[str] = []
     for rec in records:
         t = rec.get("t")
         if t == "start":
-            first = list(now)
-        elif t == "seat" and type(rec.get("seat")) is int and 0 <= rec["seat"] < len(now):
+            return now
+        if t == "seat" and type(rec.get("seat")) is int and 0 <= rec["seat"] < len(now):
             now[rec["seat"]] = seat_from_record(rec, rec["seat"])
-        elif t == "play" and type(rec.get("seat")) is int and 0 <= rec["seat"] < len(now):
-            makers.append("person" if now[rec["seat"]].kind == "person" else "cpu")
-        elif t == "undo" and makers:
-            makers.pop()
-    return (first or now), makers
+    return now
 
 
 def record_from_save(path: str | os.PathLike[str], *, date: str | None = None,
@@ -137,14 +128,13 @@ def record_from_save(path: str | os.PathLike[str], *, date: str | None = None,
     p = Path(path)
     table = Table._rebuild(p, _ReadOnlySave(p), clock=lambda: 0.0, cpu=SyncCpu())
     try:
-        first, makers = _makers(p)
+        first = _first_seats(p)
         if date is None:
             try:
                 date = time.strftime("%Y-%m-%d", time.gmtime(p.stat().st_mtime))
             except OSError as e:
                 raise SaveError(f"cannot read {p}: {e}") from None
-        return record_from_table(table, date=date, version=version, first_seats=first,
-                                 makers=makers)
+        return record_from_table(table, date=date, version=version, first_seats=first)
     finally:
         table.close()
 

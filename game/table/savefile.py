@@ -3,9 +3,11 @@
 JSON lines, append-only. Line 1 is the header ``{"format": "tee-table-save", "version": 1,
 "game", "config", "seed", "table_id", "host_token", "host_seat", "speed", "seats": [...]}``;
 then one record per line: ``{"t": "play", "seat", "play", "n"}`` (plus ``"over": true`` on the
-play that ends the game), ``{"t": "seat", ...}`` (a seat changed hands or level),
-``{"t": "start"}``, ``{"t": "undo", "n"}``, ``{"t": "speed", "name"}``. The table replays the
-records through its own play path (``Table.resume``); this module reads and checks them.
+play that ends the game, ``"standin": true`` on a CPU's play for a person who dropped or ran out
+of time, ``"timeout": true`` on the first play of a turn whose clock ran out),
+``{"t": "seat", ...}`` (a seat changed hands or level), ``{"t": "start"}``,
+``{"t": "undo", "n"}``, ``{"t": "speed", "name"}``. The table replays the records through its
+own play path (``Table.resume``); this module reads and checks them.
 
 * :class:`SaveFile` writes: each record is one ``os.write`` of a whole line (no buffer that a
   failed write could leave half-flushed), fsync'd unless ``fsync=False``; the file is locked

@@ -218,7 +218,10 @@ class Table(WatcherIntents, TableBase):
                 raise ValueError(f"seat {seat} is not to move")
             if rec.get("timeout") is True and self._seats[seat].kind == "person":
                 self._seats[seat].timeouts += 1  # the plate's count survives a resume
-            self._apply(seat, self._check_play(seat, token), "replay", 0.0)
+            # who made it: marked when a stand-in did (saves before the mark: the seat's kind)
+            maker = "standin" if rec.get("standin") is True else \
+                "person" if self._seats[seat].kind == "person" else "cpu"
+            self._apply(seat, self._check_play(seat, token), "replay", 0.0, maker=maker)
             if n != self.state_no:
                 raise ValueError(f"state number {n}, expected {self.state_no}")
         elif t == "seat":
@@ -341,20 +344,26 @@ class Table(WatcherIntents, TableBase):
         self.state_no += 1
         return self.state_no
 
-    def _step(self, seat: int, play: Any) -> list[Event]:
-        """The engine applies ``play``; the log and the phase follow. Nothing else."""
+    def _step(self, seat: int, play: Any, maker: str) -> list[Event]:
+        """The engine applies ``play``; the log (and who made it) and the phase follow.
+        Nothing else."""
         self._state, events = self.rules.apply(self._state, seat, play)
         self._log.append((seat, str(play)))
+        self._makers.append(maker)
         if self.rules.outcome(self._state) is not None:
             self.phase = "over"
         return list(events)
 
     def _apply(self, seat: int, play: Any, by: str, now: float, *,
-               timed_out: bool = False) -> None:
+               timed_out: bool = False, maker: str = "") -> None:
         """THE play path, after the checks: apply, bump, record, pace, send each seat its
-        view. ``by == "replay"`` (a resume replaying its save) applies and bumps only.
-        ``timed_out``: the first stand-in play of a turn whose clock ran out (recorded)."""
-        events = self._step(seat, play)
+        view. ``by``: "person", "cpu", "standin", "timeout" (a stand-in whose person ran out
+        of time), or "replay" (a resume replaying its save, with its ``maker``: applies and
+        bumps only). ``timed_out``: the first stand-in play of a turn whose clock ran out
+        (recorded)."""
+        kind: Literal["person", "cpu", "standin"] = (
+            "person" if by == "person" else "cpu" if by == "cpu" else "standin")  # timeout too
+        events = self._step(seat, play, maker if by == "replay" else kind)
         n = self._bump()
         token = str(play)
         if by != "timeout" or self.to_move() != seat:
@@ -362,6 +371,8 @@ class Table(WatcherIntents, TableBase):
         if by == "replay":
             return
         rec: dict[str, Any] = {"t": "play", "seat": seat, "play": token, "n": n}
+        if kind == "standin":
+            rec["standin"] = True  # a CPU played for the person: their record says so
         if timed_out:
             rec["timeout"] = True  # the turn clock ran out (resume counts it on the plate)
         if self.phase == "over":
@@ -374,9 +385,6 @@ class Table(WatcherIntents, TableBase):
         self._drop_cpu_request()
         state, outcome, mover = self._state, self.outcome(), self.to_move()
         turns, owner, cover = self.turns, self.screen_owner(), self.cover_needed()
-        kind: Literal["person", "cpu", "standin"] = (
-            "person" if by == "person" else "cpu" if by == "cpu" else "standin")  # timeout too
-
         def message(viewer: int | None) -> PlayMsg:
             return {
                 "type": "play", "state_no": n, "seat": seat, "play": token, "by": kind,
@@ -396,10 +404,11 @@ class Table(WatcherIntents, TableBase):
         """Take back the last play: rewind to the dealt state and apply the rest again through
         :meth:`_step` (the deck order does not change); one new state number."""
         *kept, undone = self._log
-        self._state, self._log = self._initial, []
+        makers = self._makers[:-1]
+        self._state, self._log, self._makers = self._initial, [], []
         self.phase = "playing"
-        for seat, token in kept:
-            self._step(seat, self._check_play(seat, token))
+        for (seat, token), maker in zip(kept, makers, strict=True):
+            self._step(seat, self._check_play(seat, token), maker)
         self._bump()
         return undone
 
