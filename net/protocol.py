@@ -32,6 +32,7 @@ MAX_TOKEN = 64
 MAX_CODE = 16
 MAX_SEATS = 16
 MAX_TEXT = 64
+MAX_RECORD = 200_000  # a game record's text (a long 8-seat game is about 60,000)
 MAX_INT = 2**53
 
 Message = dict[str, Any]
@@ -101,6 +102,21 @@ def _bool(v: Any) -> str | None:
 
 
 _bool.kind = "bool"  # type: ignore[attr-defined]
+
+def _lines(maxlen: int) -> Any:
+    """A text of lines (a game record): like :func:`_str`, with newlines allowed."""
+    def check(v: Any) -> str | None:
+        if type(v) is not str:
+            return f"must be a string, not {type(v).__name__}"
+        if len(v) > maxlen:
+            return f"must be at most {maxlen} characters, not {len(v)}"
+        if any((ord(c) < 32 and c != "\n") or ord(c) == 127 for c in v):
+            return "must not contain control characters but newlines"
+        return None
+
+    check.kind = f"lines<={maxlen}"  # type: ignore[attr-defined]
+    return check
+
 
 SEAT = _int(0, MAX_SEATS - 1)
 STATE_NO = _int(0, MAX_INT)
@@ -187,6 +203,7 @@ CLIENT_MESSAGES: dict[str, dict[str, tuple[Any, bool]]] = {
 
 _TAGS: dict[str, Any] = {
     "seat": SEAT, "state_no": STATE_NO, "token": TOKEN, "text": TEXT, "count": NONNEG,
+    "record": _lines(MAX_RECORD),
 }
 
 

@@ -195,30 +195,73 @@ def test_reopen_watches_a_saved_table(app: App) -> None:
     assert kept(app) == []  # watching a save keeps nothing among the recent games
 
 
-def test_only_a_table_held_here_is_kept(tmp_path: Path) -> None:
-    """A hosted session holds the authoritative Table: its game is kept; a joined one (no
-    Table) and a replay are not. (No network: the sessions' Table is all that counts.)"""
+def test_every_machine_keeps_the_tables_own_record(tmp_path: Path) -> None:
+    """The record kept is the table's own ``record`` message (or a finished table's
+    snapshot): a guest keeps the same record as the host; nothing before the end; a replay
+    keeps nothing. (No network: the messages as a guest's session receives them.)"""
     from game.client.net_session import NetSession
-    from game.table import Table
+    from game.table import SeatSpec, Table
+    from game.table.messages import to_wire
+    from game.table.record import record_text
 
-    table = Table.create("layout", {"seats": 2}, 11, clock=lambda: 0.0)
-    try:
-        hosted = NetSession.__new__(NetSession)
-        hosted._table = table
-        assert keep.session_table(hosted) is table
-        path = keep.keep_finished(hosted, tmp_path)
-        assert path is not None and path.parent == recent_dir(tmp_path)
-        assert parse_record(path.read_text(encoding="utf-8")).seed == 11
-        assert keep.keep_finished(hosted, tmp_path) == path  # the same game: kept once
-        guest = NetSession.__new__(NetSession)
-        guest._table = None
-        assert keep.keep_finished(guest, tmp_path) is None
-        replay = ReplaySession(path.read_text(encoding="utf-8"))
-        assert keep.keep_finished(replay, tmp_path) is None
-        replay.close()
-        assert len(list(recent_dir(tmp_path).iterdir())) == 1
-    finally:
-        table.close()
+    clock = [1000.0]
+    t = Table.create("layout", {"seats": 2, "layout_size": 2}, 11,
+                     [SeatSpec("person", "Ann"), SeatSpec("cpu", level="easy")],
+                     clock=lambda: clock[0], host_seat=0, cpu=SyncCpu())
+    seat, token = 0, t.token(0)
+    welcome = {"t": "welcome", "v": 2, "token": token, "seat": seat,
+               "table": {"code": "KQXF", "link": "", "game": "layout", "config": t.config,
+                         "is_host": False}}
+
+    class Feed:  # a client whose messages the test hands over
+        token = None
+
+        def __init__(self) -> None:
+            self.batches: list[list[dict]] = [[welcome], [to_wire(t.snapshot(seat))]]
+
+        def poll(self) -> list[dict]:
+            return self.batches.pop(0) if self.batches else []
+
+        def close(self, timeout: float = 0.0) -> None:
+            pass
+
+    feed = Feed()
+    guest = NetSession(feed)
+    guest.poll()
+    guest.poll()
+    assert t.start(t.host_token).ok
+    for _ in range(2000):  # Ann plays her first legal play; the CPU answers when due
+        if t.phase != "playing":
+            break
+        if t.to_move() == 0:
+            legal = t.rules.legal_plays(t.state)
+            assert t.submit(token, str(legal[0]), t.state_no).ok
+        else:
+            clock[0] = max(clock[0], t.next_due() or clock[0])
+            assert t.tick() == 1
+        feed.batches.append([to_wire(m) for m in t.drain(seat)])
+        guest.poll()
+        if t.phase == "playing":
+            assert guest.game_record() is None  # nothing to keep before the end
+            assert keep.keep_finished(guest, tmp_path) is None
+    guest.poll()
+    text = guest.game_record()
+    assert text == record_text(t)  # the host's own record, whole
+    path = keep.keep_finished(guest, tmp_path)
+    assert path is not None and path.parent == recent_dir(tmp_path)
+    assert path.read_text(encoding="utf-8") == text
+    assert parse_record(text).seed == 11 and len(parse_record(text).plays) == len(t.log)
+    assert keep.keep_finished(guest, tmp_path) == path  # the same game: kept once
+    # a machine that joins the finished table gets the record in its snapshot
+    late = NetSession(Feed())
+    late.poll()
+    late.poll()
+    assert late.game_record() == text and "record" not in late.public
+    replay = ReplaySession(text)
+    assert keep.keep_finished(replay, tmp_path) is None
+    replay.close()
+    assert len(list(recent_dir(tmp_path).iterdir())) == 1
+    t.close()
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (800, 600)])

@@ -9,6 +9,7 @@ from typing import Any
 
 import msgpack
 
+from game.rules.record import parse_record
 from game.table import game_result
 from net import protocol as P
 from net.host import HostThread
@@ -115,6 +116,21 @@ def test_a_watcher_joins_sees_everything_public_takes_a_seat_and_its_record_is_r
         assert cid_entry == {"seat": 3, "name": "Cid", "points": beaten if 3 in winners else 0,
                              "won": 3 in winners}
         assert [p["name"] for p in res["people"]] == ["Hostess", "Ann", "Cid"]
+        # Every machine gets the game's record once, right after the last play, the same
+        # text for all (a guest and a former watcher keep it and can watch it again)
+        run_until(bots, lambda: all(any(m["t"] == "record" for m in b.log) for b in bots))
+        texts = []
+        for b in bots:
+            recs = [i for i, m in enumerate(b.log) if m["t"] == "record"]
+            assert len(recs) == 1, b.name
+            last_play = max(i for i, m in enumerate(b.log) if m["t"] == "play")
+            assert recs[0] == last_play + 1 and b.log[last_play]["outcome"] is not None
+            texts.append(b.log[recs[0]]["text"])
+        assert texts[0] == texts[1] == texts[2]
+        rec = parse_record(texts[0])
+        assert rec.seed == table.seed and [(p.seat, p.token) for p in rec.plays] == table.log
+        assert [s.name for s in rec.seats][:2] == ["Hostess", "Ann"]
+        assert [p.by for p in rec.plays if p.seat == 3][-1] == "person"  # Cid's own plays
         # The raw bytes: while watching, no hand of any seat and exactly the spectator's
         # public view of every play, byte for byte, whichever seat moved
         frames = P.FrameDecoder().feed(bytes(raw.raw_bytes))

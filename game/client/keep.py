@@ -2,56 +2,36 @@
 record among "Recent games" (:mod:`game.table.recent`), and "Save record..." copies a record
 into the user's documents folder.
 
-A record is built from a :class:`~game.table.Table` (:func:`game.table.record.record_text`),
-so only a table this program holds is kept: a local one (Play, Solo, hot seat) and a hosted
-one. A guest has no Table and no seed until the end, and may have joined late (the plays
-before it came are not in its messages): it keeps no record of its own (the host does).
+The record is the table's own (its ``record`` message at the end of the game, or the snapshot
+of a finished table: :meth:`game.client.session.Session.game_record`), so every machine at
+the table keeps the same record: a local table, the host, a guest and a watcher; a replay keeps
+nothing.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 import platformdirs
 
-from game.client.net_session import NetSession
-from game.client.session import LocalSession
+from game.client.session import Session
 from game.rules.record import RecordError
-from game.table import Table, TableError
+from game.table import TableError
 from game.table.recent import add_recent, export_record, list_recent
 from game.table.record import record_text
 
-__all__ = ["documents_dir", "keep_finished", "save_record", "session_table"]
+__all__ = ["documents_dir", "keep_finished", "save_record"]
 
 
-def session_table(session: Any) -> Table | None:
-    """The Table behind ``session`` when this program holds it (local or hosted), else None
-    (a guest, a replay). Not a :class:`~game.client.session.Session` member: it reads the
-    two concrete sessions (a local one's table; a hosting one's authoritative table, which is
-    quiet once the game is over)."""
-    t: Table | None
-    if isinstance(session, LocalSession):
-        local: LocalSession = session
-        t = local.table
-    elif isinstance(session, NetSession):
-        hosting: NetSession = session
-        t = hosting._table
-    else:
+def keep_finished(session: Session, data_folder: str | os.PathLike[str]) -> Path | None:
+    """Write the record of ``session``'s finished game among the recent games; its path, or
+    None when there is none to keep (not over, or a replay). The same record as the newest
+    kept one (a finished table opened again) is not kept twice: that one's path. Raises
+    ``OSError`` / :class:`RecordError` on failure."""
+    text = session.game_record()
+    if not text:
         return None
-    return t if isinstance(t, Table) else None
-
-
-def keep_finished(session: Any, data_folder: str | os.PathLike[str]) -> Path | None:
-    """Write the record of ``session``'s game among the recent games; its path, or None when
-    this program holds no table for it. The same record as the newest kept one (a finished
-    table opened again) is not kept twice: that one's path. Raises ``OSError`` /
-    :class:`RecordError` on failure."""
-    table = session_table(session)
-    if table is None:
-        return None
-    text = record_text(table)
     for info in list_recent(data_folder)[:1]:  # a finished table reopened: kept already
         try:
             if info.path.read_text(encoding="utf-8") == text:

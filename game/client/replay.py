@@ -533,6 +533,10 @@ class ReplaySession(SessionBase):
         """None: a replay is no new game for the records."""
         return None
 
+    def game_record(self) -> str | None:
+        """None: a replay keeps nothing (its record is kept already)."""
+        return None
+
     # ------------------------------------------------------------------ Session: intents
     def sit(self, seat: int, name: str) -> Result:
         return _refused(self.public["state_no"])

@@ -114,6 +114,10 @@ class Session(Protocol):
     def take_seat(self, seat: int, name: str) -> Result: ...  # hot seat: at its next turn
     def refresh(self) -> None: ...
     def result(self) -> GameResult | None: ...
+    def game_record(self) -> str | None:
+        """The finished game's record text to keep among the recent games (the table's
+        ``record`` message); None until then, and for a replay."""
+        ...
     def close(self) -> None: ...
 
 
@@ -161,10 +165,15 @@ class SessionBase:
                 pub["phase"] = "over"
         elif msg["type"] == "table":
             pub.update((k, v) for k, v in msg.items() if k != "type")
+        elif msg["type"] == "record":
+            self._record = msg["text"]
         elif msg["type"] in ("snapshot", "reset"):
             snap = msg["snapshot"] if msg["type"] == "reset" else msg  # type: ignore[typeddict-item]
-            self.public = {k: v for k, v in snap.items() if k not in ("type", "seat", "view")}
+            self.public = {k: v for k, v in snap.items()
+                           if k not in ("type", "seat", "view", "record")}
             self.views[snap["seat"]] = snap["view"]
+            if "record" in snap:
+                self._record = snap["record"]
         self.game = self.public.get("game", self.game)
 
     def delivered(self, msgs: list[TableMessage]) -> list[TableMessage]:
@@ -221,6 +230,11 @@ class SessionBase:
     def result(self) -> GameResult | None:
         """The finished game for the records: the same function and data on every machine."""
         return game_result(self.public)
+
+    _record: str | None = None
+
+    def game_record(self) -> str | None:
+        return self._record if self.public.get("phase") == "over" else None
 
     # ------------------------------------------------------------------ watchers
     # (refused here: a session that has watchers or a hot seat gives its own; a replay has

@@ -98,6 +98,7 @@ class TableBase:
         self.config: dict[str, Any] = dict(config)
         self.seed = seed
         self.table_id = table_id
+        self._record_made: str | None = None  # the finished game's record, once made
         self._clock = clock
         self.speed: Speed = SPEEDS[speed]
         self._host_token = host_token
@@ -469,8 +470,17 @@ class TableBase:
         }
 
     def _snapshot(self, seat: int | None) -> Snapshot:
-        return {"type": "snapshot", **self._public(), "seat": seat,
-                "view": self.rules.view(self._state, seat)}
+        # (mypy cannot see through ``**`` that the optional "record" is absent)
+        snap: Snapshot = {"type": "snapshot", **self._public(),  # type: ignore[typeddict-item]
+                          "seat": seat, "view": self.rules.view(self._state, seat)}
+        text = self._finished_record() if self.phase == "over" else None
+        if text:
+            snap["record"] = text  # a finished game has no secrets: for every viewer
+        return snap
+
+    def _finished_record(self) -> str | None:
+        """The finished game's record text (:class:`Table` makes it; None: none)."""
+        return None
 
     def _reset(self, seat: int | None) -> ResetMsg:
         return {"type": "reset", "snapshot": self._snapshot(seat)}

@@ -16,7 +16,10 @@ Table messages (:data:`TABLE_MESSAGES`), as :meth:`game.table.Table.drain` queue
   clocks' deadlines, the latest :class:`Notice`...): every field of :class:`Public`.
 * ``reset`` when the client must jump (an undo, an outbox that overflowed): a full snapshot.
 * ``snapshot`` (not queued: the answer of :meth:`Table.snapshot`, sent on joining): the public
-  summary plus the viewer's seat and view.
+  summary plus the viewer's seat and view (and, once the game is over, its ``record``).
+* ``record`` once, right after the play that ends the game: the game's record (docs/record.md),
+  the same text for every seat and watcher (a finished game has no secrets), so every machine
+  can keep it among its recent games and watch it again, a guest's and a phone's too.
 
 Wire-only host messages (:data:`WIRE_ONLY`): ``welcome``, ``refused``, ``error``, ``pong``,
 ``bye`` (see ``docs/protocol.md``).
@@ -37,6 +40,7 @@ Seat = Annotated[int, "seat"]
 StateNo = Annotated[int, "state_no"]
 Token = Annotated[str, "token"]
 Text = Annotated[str, "text"]
+RecordText = Annotated[str, "record"]  # a game record's text (lines: newlines allowed)
 Count = Annotated[int, "count"]  # a whole number >= 0
 Event = dict[str, Any]
 View = dict[str, Any]
@@ -148,6 +152,12 @@ class Snapshot(Public):
     type: Literal["snapshot"]
     seat: Seat | None  # the viewer (None: a spectator, who sees no hand)
     view: View
+    record: NotRequired[RecordText]  # the game's record, once it is over
+
+
+class RecordMsg(TypedDict):
+    type: Literal["record"]
+    text: RecordText
 
 
 class ResetMsg(TypedDict):
@@ -179,11 +189,11 @@ class PlayMsg(TypedDict):
 
 
 #: What :meth:`game.table.Table.drain` returns.
-TableMessage = StartMsg | PlayMsg | TableMsg | ResetMsg | Snapshot
+TableMessage = StartMsg | PlayMsg | TableMsg | ResetMsg | Snapshot | RecordMsg
 
 TABLE_MESSAGES: dict[str, type[Any]] = {
     "start": StartMsg, "play": PlayMsg, "table": TableMsg, "reset": ResetMsg,
-    "snapshot": Snapshot,
+    "snapshot": Snapshot, "record": RecordMsg,
 }
 
 # ----------------------------------------------------------------------- wire-only (host)

@@ -29,7 +29,7 @@ from game.table.base import OUTBOX_MAX, Result, TableBase, _opening, log
 from game.table.cpu import CPU_TIMEOUT, HISTORY_MAX, CpuFailed, CpuJob, CpuRunner, cpu_due, cpu_seed
 from game.table.errors import CorruptSave, SaveError, TableError
 from game.table.lobby import _clock_setting
-from game.table.messages import Event, PlayMsg, StartMsg
+from game.table.messages import Event, PlayMsg, RecordMsg, StartMsg
 from game.table.pacing import (
     CLOCK_MAX,
     CLOCK_MIN,
@@ -396,9 +396,29 @@ class Table(WatcherIntents, TableBase):
         self._broadcast(message)
         if self.phase == "over":
             self._asks.clear()  # nothing left to take
+            text = self._finished_record()
+            if text:  # every machine keeps the game: the same record for every viewer
+                record: RecordMsg = {"type": "record", "text": text}
+                self._broadcast(lambda viewer: record)
         elif mover != seat:
             self._turn_starts(mover)  # the turn passed: a seat asked for changes hands now
         self._refresh(now)
+
+    def _finished_record(self) -> str | None:
+        """The finished game's record (docs/record.md), made once: sent to every viewer at the
+        end and in the snapshots of a finished table. Never raises: a record that cannot be
+        made is logged and left out (the game stands)."""
+        if self.phase != "over":
+            return None
+        if self._record_made is None:
+            from game.table.record import record_text  # record.py builds on this module
+
+            try:
+                self._record_made = record_text(self)
+            except Exception as e:  # the play path never fails for it
+                log.warning("no record of table %s: %s", self.table_id, e)
+                self._record_made = ""
+        return self._record_made or None
 
     def _undo_last(self) -> tuple[int, str]:
         """Take back the last play: rewind to the dealt state and apply the rest again through
