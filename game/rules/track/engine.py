@@ -451,19 +451,36 @@ class _Trades:
 
 class _Seconds:
     """A run of raw split plays kept as their parts until read: one first part ``part1``
-    (which bumped nothing) followed by each second part of ``segs`` (lists of ``(part,
-    bumps)``, in order), ``n`` of them: the team splits' common case, where most plays are."""
+    (which bumped nothing) followed by the second parts of ``ents`` (the entries of
+    :func:`_splits` for the second part's kind and count, one per mover, in mover order):
+    an entry whose bit is clear in ``skip`` gives its parts of the original board, one whose
+    bit is set gives ``repl[index]`` (its parts on the board after the first part) or
+    nothing; ``n`` plays in all. The team splits' common case, where most plays are."""
 
-    __slots__ = ("n", "part1", "segs", "total")
+    __slots__ = ("ents", "n", "part1", "repl", "skip", "total")
 
-    def __init__(self, total: int, part1: Part, segs: list[list[Cand]], n: int) -> None:
+    def __init__(self, total: int, part1: Part, ents: list[Entry], skip: int,
+                 repl: dict[int, list[Cand]], n: int) -> None:
         self.total = total
         self.part1 = part1
-        self.segs = segs
+        self.ents = ents
+        self.skip = skip
+        self.repl = repl
         self.n = n
 
+    def _segs(self) -> Iterator[list[Cand]]:
+        skip = self.skip
+        repl = self.repl
+        for i, e in enumerate(self.ents):
+            if (skip >> i) & 1:
+                seg = repl.get(i)
+                if seg is not None:
+                    yield seg
+            elif e[5]:
+                yield e[5]
+
     def get(self, k: int) -> Raw:
-        for seg in self.segs:
+        for seg in self._segs():
             if k < len(seg):
                 part2, b2 = seg[k]
                 return (self.total, (self.part1, part2), ((), b2))
@@ -473,7 +490,7 @@ class _Seconds:
     def all(self) -> list[Raw]:
         total = self.total
         part1 = self.part1
-        return [(total, (part1, part2), ((), b2)) for seg in self.segs for part2, b2 in seg]
+        return [(total, (part1, part2), ((), b2)) for seg in self._segs() for part2, b2 in seg]
 
 
 def _flat(items: list[Any]) -> list[Raw]:
@@ -1135,8 +1152,36 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                         app((7, (part1, _P(("f", pid2, loc2, to2, rest))), ((), b2)))
 
 
-def _splits(
-cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
+def _chain(cfg: Cfg, pid: int, x: int, occ: list[int]) -> int:
+    """The mask of the ring holes whose occupant :func:`_land` reads when peg ``pid`` lands
+    on ``x``: its result stays the same while none of them changes."""
+    m = 1 << x
+    q = occ[x]
+    if q < 0 or q == pid:
+        return m
+    c = pid // PEGS
+    cq = q // PEGS
+    team_of = cfg.team_of
+    if cq == c or team_of[cq] != team_of[c]:
+        return m
+    inspot = cfg.inspot
+    t = inspot[cq]
+    visited = {x}
+    while t not in visited:
+        m |= 1 << t
+        r = occ[t]
+        if r < 0 or r == pid:
+            break
+        cr = r // PEGS
+        if cr == cq or team_of[cr] != team_of[cq]:
+            break
+        visited.add(t)
+        cq = cr
+        t = inspot[cr]
+    return m
+
+
+def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
             hm: list[int], movers: list[Mover], total: int, kinds: tuple[tuple[str, str], ...],
             out: list[Any]) -> bool:
     """Every split of ``total`` (7: forward+forward; team 9: forward+backward either order).
@@ -1145,8 +1190,9 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
 
     The second part is generated on the board left by the first. To save work, a second part
     computed on the original board is reused when the first part touched none of the holes it
-    depends on (its path and landing, which must be empty, and its colour's home); the board
-    after the first part is only built when some second part needs it."""
+    depends on (its path, its landing and the holes a bump chain from there reads, and its
+    colour's home); the board after the first part is only built when some second part needs
+    it."""
     team = cfg.rules == TEAM
     recolour = not team and cfg.seven and cfg.mode == "teams"
     cols1 = controlled(cfg, seat, pegs)
@@ -1156,47 +1202,61 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
     R = cfg.R
     # Every single part on the original board, per kind, built in one pass:
     #   rows[kind][pid][amount] = [(part, bumps)] (for the first part);
-    #   ents[kind][pid][amount] = that peg's entry of ``flat`` below (for a second part after
-    #   a first part that bumped or changed the colours moved).
-    # For the common first part (no bump, same colours after), the second parts come from
-    #   flat[kind][amount] = [(pid, colour, dep, land, loc, [(part, bumps)])]
-    # in mover order, where ``dep`` is the mask of the holes the part depends on when the
-    # first part moved a peg of the same colour (its path, which must hold no peg of its
-    # colour, and its landing) plus bit ``R + colour`` (its home), and ``land`` the same
-    # when the first part moved another colour (only the landing hole matters then); both
-    # are -1 (every bit) when the landing is taken (a bump chain needs a fresh look). A
-    # first part that touched ring holes and home ``T`` (same encoding) leaves the entry as
-    # it was on the original board when ``dep & T == 0`` (``land & T`` for another colour).
-    # live[kind][amount] holds only the entries with some part or a taken landing; the
-    # others (blocked by their own colour) can give plays only when ``idle[kind][amount] &
-    # T`` (the OR of their deps; a hit for a first part of another colour is harmless: the
-    # full list is then walked).
-    # A backward part of a peg in home never exists and is left out.
+    #   flat[kind][amount] = [(pid, colour, dep, land, loc, [(part, bumps)])], one entry per
+    #   mover in mover order (index ``i`` of ``movers``), and ents[kind][pid][amount] the
+    #   same entries by peg (for a second part after a first part that bumped or changed
+    #   the colours moved).
+    # ``land`` is the mask of the holes the part's landing depends on (the landing, and when
+    # it is taken every hole the bump chain reads, :func:`_chain`), ``dep`` that plus its
+    # path (which must hold no peg of its colour) and bit ``R + colour`` (its home). A first
+    # part that moved a peg of colour c1 without a bump and touched ring holes and home
+    # ``T`` (same encoding) leaves an entry as it was on the original board unless ``dep &
+    # T`` (an entry of colour c1) or ``land & T`` (another colour: its path and home did not
+    # change). Those entries are found without a walk over every entry: the ones of colour
+    # c1 (``bycol``), the mover whose landing is the first part's landing (through ``occ``:
+    # the free landing ``to1`` of a mover ``rest`` holes before or after), and the entries
+    # of a taken landing (``chained[kind][amount]``, few).
+    # base[kind][amount]: the number of parts of the entries of flat[kind][amount].
+    # A backward part of a peg in home never exists: its entries are empty and depend on
+    # nothing.
     amounts = range(1, total)
     made = False
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
     ents: dict[str, dict[int, list[Entry]]] = {}
     flat: dict[str, list[list[Entry]]] = {}
-    live: dict[str, list[list[Entry]]] = {}
-    idle: dict[str, list[int]] = {}
+    chained: dict[str, list[list[tuple[int, int]]]] = {}
+    basen: dict[str, list[int]] = {}
+    midx: dict[int, int] = {}
+    bycol: dict[int, list[int]] = {}
+    for i, (_loc, pid) in enumerate(movers):
+        midx[pid] = i
+        c = pid // PEGS
+        lst = bycol.get(c)
+        if lst is None:
+            bycol[c] = [i]
+        else:
+            lst.append(i)
     for kind in {k for pair in kinds for k in pair}:
         tab = rows[kind] = {}
         ent = ents[kind] = {}
         fl: list[list[Entry]] = [[] for _ in range(total)]
-        lv: list[list[Entry]] = [[] for _ in range(total)]
-        idl = [0] * total
+        ch: list[list[tuple[int, int]]] = [[] for _ in range(total)]
+        base = [0] * total
         flat[kind] = fl
-        live[kind] = lv
-        idle[kind] = idl
+        chained[kind] = ch
+        basen[kind] = base
         fw_kind = kind == "f"
         pm = fwdt if fw_kind else bwdt
-        for loc, pid in movers:
+        for i, (loc, pid) in enumerate(movers):
             c = pid // PEGS
             cbit = 1 << (R + c)
             if loc >= HOME0:
                 if not fw_kind:
                     tab[pid] = [[]] * total
-                    ent[pid] = [(pid, c, cbit, 0, loc, [])] * total
+                    e0 = (pid, c, 0, 0, loc, [])
+                    ent[pid] = [e0] * total
+                    for a in amounts:
+                        fl[a].append(e0)
                     continue
                 fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
                 pml = None
@@ -1211,34 +1271,38 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
             for a in amounts:
                 parts = fw[a]
                 if pml is None:
-                    dep = land = 0
-                    free = True
+                    land = 0
+                    dep = cbit
                 else:
-                    dep = pml[a]
-                    x = (loc + a if fw_kind else loc - a) % R
-                    free = occ[x] < 0
-                    land = 1 << x
-                if parts:
-                    e = (pid, c, dep | cbit if free else -1, land if free else -1, loc, parts)
-                    lv[a].append(e)
-                elif free:
-                    e = (pid, c, dep | cbit, land, loc, parts)
-                    idl[a] |= dep | cbit
-                else:
-                    e = (pid, c, -1, -1, loc, parts)
-                    lv[a].append(e)
+                    x = loc + a if fw_kind else loc - a
+                    if x >= R:
+                        x -= R
+                    elif x < 0:
+                        x += R
+                    if occ[x] < 0:
+                        land = 1 << x
+                    else:
+                        land = _chain(cfg, pid, x, occ)
+                        ch[a].append((i, land))
+                    dep = pml[a] | cbit | land
+                e = (pid, c, dep, land, loc, parts)
                 er.append(e)
                 fl[a].append(e)
+                if parts:
+                    base[a] += len(parts)
 
     for k1, k2 in kinds:
         tab1 = rows[k1]
         ents2 = ents[k2]
         flat2 = flat[k2]
-        live2 = live[k2]
-        idle2 = idle[k2]
+        chained2 = chained[k2]
+        base2 = basen[k2]
+        fw2 = k2 == "f"
         for loc1, pid1 in movers:
             c1 = pid1 // PEGS
             row1 = tab1[pid1]
+            same = bycol[c1]
+            bit1 = 1 << midx[pid1]
             for a in amounts:
                 d1 = row1[a]
                 if not d1:
@@ -1252,31 +1316,48 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                         T = 0 if home_c < 0 else 1 << (R + home_c)
                         if 0 <= loc1 < HOME0:
                             T |= 1 << loc1
+                        ents_r = flat2[rest]
+                        skip = 0
                         if to1 < HOME0:
                             T |= 1 << to1
-                        board2 = None
-                        segs: list[list[Cand]] = []
-                        nseg = 0
-                        for pid2, c2, dep, land, loc2, parts2 in (
-                                flat2 if idle2[rest] & T else live2)[rest]:
-                            if pid2 == pid1:
-                                continue
-                            if not (dep if c2 == c1 else land) & T:
-                                # untouched path, free landing: same as on the original board
-                                if parts2:
-                                    segs.append(parts2)
-                                    nseg += len(parts2)
-                                continue
-                            if board2 is None:
-                                board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
-                            seg = [(_P((k2, pid2, loc2, to2, rest)), b2)
-                                   for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
-                                                         board2[2], board2[0])]
-                            if seg:
-                                segs.append(seg)
-                                nseg += len(seg)
-                        if nseg:
-                            app(_Seconds(total, part1, segs, nseg))
+                            # the mover whose landing is to1 (free on the original board)
+                            y = to1 - rest if fw2 else to1 + rest
+                            if y < 0:
+                                y += R
+                            elif y >= R:
+                                y -= R
+                            q = occ[y]
+                            if q >= 0:
+                                j = midx.get(q)
+                                if j is not None:
+                                    skip = 1 << j
+                        for j in same:
+                            if ents_r[j][2] & T:
+                                skip |= 1 << j
+                        for j, m in chained2[rest]:
+                            if m & T:
+                                skip |= 1 << j
+                        skip &= ~bit1
+                        n = base2[rest]
+                        repl: dict[int, list[Cand]] = {}
+                        if skip:
+                            board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
+                            m = skip
+                            while m:
+                                low = m & -m
+                                j = low.bit_length() - 1
+                                m ^= low
+                                pid2, _c2, _dep, _land2, loc2, parts2 = ents_r[j]
+                                n -= len(parts2)
+                                seg = [(_P((k2, pid2, loc2, to2, rest)), b2)
+                                       for to2, b2 in _dests(cfg, k2, pid2, loc2, rest,
+                                                             board2[1], board2[2], board2[0])]
+                                if seg:
+                                    repl[j] = seg
+                                    n += len(seg)
+                        n -= len(ents_r[midx[pid1]][5])
+                        if n:
+                            app(_Seconds(total, part1, ents_r, skip | bit1, repl, n))
                             made = True
                         continue
                     T = _touched(cfg, loc1, to1, b1)
