@@ -1222,7 +1222,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     amounts = range(1, total)
     made = False
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
-    ents: dict[str, dict[int, list[Entry]]] = {}
     flat: dict[str, list[list[Entry]]] = {}
     chained: dict[str, list[list[tuple[int, int]]]] = {}
     basen: dict[str, list[int]] = {}
@@ -1238,7 +1237,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             lst.append(i)
     for kind in {k for pair in kinds for k in pair}:
         tab = rows[kind] = {}
-        ent = ents[kind] = {}
         fl: list[list[Entry]] = [[] for _ in range(total)]
         ch: list[list[tuple[int, int]]] = [[] for _ in range(total)]
         base = [0] * total
@@ -1254,7 +1252,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                 if not fw_kind:
                     tab[pid] = [[]] * total
                     e0 = (pid, c, 0, 0, loc, [])
-                    ent[pid] = [e0] * total
                     for a in amounts:
                         fl[a].append(e0)
                     continue
@@ -1267,7 +1264,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                 else:
                     fw = _bwd_all(cfg, pid, loc, total - 1, occ, rm)
             tab[pid] = fw
-            er = ent[pid] = [(pid, c, -1, -1, loc, [])]  # index 0: no count of 0
             for a in amounts:
                 parts = fw[a]
                 if pml is None:
@@ -1285,15 +1281,15 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                         land = _chain(cfg, pid, x, occ)
                         ch[a].append((i, land))
                     dep = pml[a] | cbit | land
-                e = (pid, c, dep, land, loc, parts)
-                er.append(e)
-                fl[a].append(e)
+                fl[a].append((pid, c, dep, land, loc, parts))
                 if parts:
                     base[a] += len(parts)
 
+    o2: list[int] | None = None  # a private copy of the board (occ, rm, hm), see below
+    r2: list[int] = rm
+    h2: list[int] = hm
     for k1, k2 in kinds:
         tab1 = rows[k1]
-        ents2 = ents[k2]
         flat2 = flat[k2]
         chained2 = chained[k2]
         base2 = basen[k2]
@@ -1341,7 +1337,25 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                         n = base2[rest]
                         repl: dict[int, list[Cand]] = {}
                         if skip:
-                            board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
+                            # the board after the first part: the private copy, moved
+                            # (no bump: the first peg leaves loc1 and lands on to1), and
+                            # put back after
+                            if o2 is None:
+                                o2 = occ[:]
+                                r2 = rm[:]
+                                h2 = hm[:]
+                            rm0 = r2[c1]
+                            hm0 = h2[c1]
+                            if loc1 >= HOME0:
+                                h2[c1] &= ~(1 << (loc1 - HOME0 - 1))
+                            else:
+                                o2[loc1] = -1
+                                r2[c1] &= ~(1 << loc1)
+                            if to1 >= HOME0:
+                                h2[c1] |= 1 << (to1 - HOME0 - 1)
+                            else:
+                                o2[to1] = pid1
+                                r2[c1] |= 1 << to1
                             m = skip
                             while m:
                                 low = m & -m
@@ -1351,10 +1365,16 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                                 n -= len(parts2)
                                 seg = [(_P((k2, pid2, loc2, to2, rest)), b2)
                                        for to2, b2 in _dests(cfg, k2, pid2, loc2, rest,
-                                                             board2[1], board2[2], board2[0])]
+                                                             r2, h2, o2)]
                                 if seg:
                                     repl[j] = seg
                                     n += len(seg)
+                            if loc1 < HOME0:
+                                o2[loc1] = pid1
+                            if to1 < HOME0:
+                                o2[to1] = -1
+                            r2[c1] = rm0
+                            h2[c1] = hm0
                         n -= len(ents_r[midx[pid1]][5])
                         if n:
                             app(_Seconds(total, part1, ents_r, skip | bit1, repl, n))
@@ -1367,10 +1387,10 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
                             continue
-                        erow = ents2.get(pid2)
-                        if erow is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
-                            _, _, dep, _, _, parts2 = erow[rest]
-                            if dep != -1 and not dep & T:
+                        j = midx.get(pid2)
+                        if j is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
+                            _, _, dep, _, _, parts2 = flat2[rest][j]
+                            if not dep & T:
                                 # untouched path, free landing: same as on the original board
                                 for part2, b2 in parts2:
                                     app((total, (part1, part2), (b1, b2)))
