@@ -333,8 +333,9 @@ class Bump(NamedTuple):
 
 Bumps = tuple[Bump, ...]  # the bumps of one part
 #: A play as the Python generators build it, before a :class:`Play` is made of it (only for
-#: the plays a caller takes): ``(rank, parts, bumps)`` or ``(rank, parts, bumps, last)``,
-#: the arguments of ``Play``.
+#: the plays a caller takes): ``(rank, parts, bumps)`` or ``(rank, parts, bumps, True)``
+#: (a tees last resort), the arguments of ``Play`` except that the parts are plain 5-tuples
+#: (made :class:`Part` with the play, :func:`_mk`).
 Raw = tuple[Any, ...]
 Cand = tuple[Part, Bumps]  # a candidate part and its bumps (split generation)
 Mover = tuple[int, int]  # (location, peg id) of a peg that may move
@@ -419,8 +420,14 @@ _P = partial(tuple.__new__, Part)  # Part from a 5-tuple, without a Python-level
 _B = partial(tuple.__new__, Bump)
 
 
+def _mk(r: Raw) -> Play:
+    """The :class:`Play` of a raw play (its parts, plain 5-tuples in the raw play, made
+    :class:`Part`)."""
+    return Play(r[0], tuple(map(_P, r[1])), r[2], len(r) == 4)
+
+
 def _plays(raws: Sequence[Raw]) -> list[Play]:
-    return [Play(*r) for r in raws]
+    return [_mk(r) for r in raws]
 
 
 def raw_token(raw: Raw) -> str:
@@ -442,10 +449,10 @@ class _Trades:
     def get(self, k: int) -> Raw:
         loc, pid = self.ring[k // len(self.others)]
         x, q = self.others[k % len(self.others)]
-        return (11, (_P(("t", pid, loc, x, q)),), _NOB)
+        return (11, ((("t", pid, loc, x, q)),), _NOB)
 
     def all(self) -> list[Raw]:
-        return [(11, (_P(("t", pid, loc, x, q)),), _NOB)
+        return [(11, ((("t", pid, loc, x, q)),), _NOB)
                 for loc, pid in self.ring for x, q in self.others]
 
 
@@ -561,7 +568,7 @@ class LegalList(Sequence[Play]):
         if p is None:
             if i < 0:
                 i += self._n
-            p = made[i] = Play(*self._get_raw(i))
+            p = made[i] = _mk(self._get_raw(i))
         return p
 
     def __iter__(self) -> Iterator[Play]:
@@ -571,7 +578,7 @@ class LegalList(Sequence[Play]):
         raw = self.raw
         for i, p in enumerate(made):
             if p is None:
-                p = made[i] = Play(*raw[i])
+                p = made[i] = _mk(raw[i])
             yield p
 
     def __eq__(self, other: object) -> bool:
@@ -736,10 +743,10 @@ def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> Bumps | None:
         return None
     team_of = cfg.team_of
     if team_of[cq] != team_of[c]:
-        return (Bump(q, x, START),)
+        return (_B((q, x, START)),)
     inspot = cfg.inspot
     t = inspot[cq]
-    bumps = [Bump(q, x, t)]
+    bumps = [_B((q, x, t))]
     visited = {x}
     while True:
         if t in visited:
@@ -751,11 +758,11 @@ def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> Bumps | None:
         if cr == cq:
             return None
         if team_of[cr] != team_of[cq]:
-            bumps.append(Bump(r, t, START))
+            bumps.append(_B((r, t, START)))
             return tuple(bumps)
         visited.add(t)
         nt = inspot[cr]
-        bumps.append(Bump(r, t, nt))
+        bumps.append(_B((r, t, nt)))
         cq = cr
         t = nt
 
@@ -832,20 +839,20 @@ def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list[MInfo], occ: list[int], hm:
         if f is None:
             k = loc - HOME0
             if k + n <= 5 and not (hm[c] >> k) & low[n]:
-                app((r, (_P(("f", pid, loc, loc + n, n)),), _NOB))
+                app((r, ((("f", pid, loc, loc + n, n)),), _NOB))
             continue
         if not f[n] & own:
             x = loc + n
             if x >= R:
                 x -= R
             if occ[x] < 0:
-                app((r, (_P(("f", pid, loc, x, n)),), _NOB))
+                app((r, ((("f", pid, loc, x, n)),), _NOB))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app((r, (_P(("f", pid, loc, x, n)),), (b,)))
+                    app((r, ((("f", pid, loc, x, n)),), (b,)))
         if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
-            app((r, (_P(("f", pid, loc, HOME0 + n - d, n)),), _NOB))
+            app((r, ((("f", pid, loc, HOME0 + n - d, n)),), _NOB))
 
 
 def _turn_board(st: TrackState) -> tuple[Cfg, int, tuple[int, ...], list[int], list[int],
@@ -905,7 +912,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                         continue
                     b = _land(cfg, pid, x, occ)
                     if b is not None:
-                        jk.append((0, (_P(("j", pid, loc, x, 0)),), (b,)))
+                        jk.append((0, ((("j", pid, loc, x, 0)),), (b,)))
             continue
         if r == 1 or r >= 11:
             for pid in starts:
@@ -914,11 +921,11 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 if (rm[c] >> o) & 1:
                     continue
                 if occ[o] < 0:
-                    app((r, (_P(("o", pid, START, o, 0)),), _NOB))
+                    app((r, ((("o", pid, START, o, 0)),), _NOB))
                 else:
                     b = _land(cfg, pid, o, occ)
                     if b is not None:
-                        app((r, (_P(("o", pid, START, o, 0)),), (b,)))
+                        app((r, ((("o", pid, START, o, 0)),), (b,)))
         if r == 8:
             bwdt = cfg.bwd
             for loc, pid in movers:
@@ -931,7 +938,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                     x += R
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app((8, (_P(("b", pid, loc, x, 8)),), (b,)))
+                    app((8, ((("b", pid, loc, x, 8)),), (b,)))
             continue
         if minfo is None:
             minfo = _minfo(cfg, movers, rm)
@@ -945,7 +952,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
                             normal)
     if want_all:
-        discards = [(r, (_P(("x", -1, 0, 0, 0)),), _NOB) for r in ranks]
+        discards = [(r, ((("x", -1, 0, 0, 0)),), _NOB) for r in ranks]
         return _plays(_flat(normal)), _plays(jk), _plays(discards)
     if normal:
         if jk:
@@ -953,7 +960,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         if lazy:
             return LegalList(normal, runs)
         return _flat(normal) if runs else normal
-    jk.extend((r, (_P(("x", -1, 0, 0, 0)),), _NOB) for r in ranks)
+    jk.extend((r, ((("x", -1, 0, 0, 0)),), _NOB) for r in ranks)
     return LegalList(jk) if lazy else jk
 
 
@@ -994,7 +1001,7 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         for a in range(1, min(top, 5 - k) + 1):
             if (h >> (k + a - 1)) & 1:
                 break
-            out[a].append((_P(("f", pid, loc, loc + a, a)), ()))
+            out[a].append(((("f", pid, loc, loc + a, a)), ()))
         return out
     R = cfg.R
     f = cfg.fwd[loc]
@@ -1013,17 +1020,17 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
             if (own >> x) & 1:
                 ring_ok = False
             elif occ[x] < 0:
-                lst.append((_P(("f", pid, loc, x, a)), ()))
+                lst.append(((("f", pid, loc, x, a)), ()))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    lst.append((_P(("f", pid, loc, x, a)), b))
+                    lst.append(((("f", pid, loc, x, a)), b))
         if home_ok and a > d:
             k = a - d
             if k > 5 or (h >> (k - 1)) & 1:
                 home_ok = False
             else:
-                lst.append((_P(("f", pid, loc, HOME0 + k, a)), ()))
+                lst.append(((("f", pid, loc, HOME0 + k, a)), ()))
     return out
 
 
@@ -1041,11 +1048,11 @@ def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         if (own >> x) & 1:
             break  # an own peg blocks this count and every longer one
         if occ[x] < 0:
-            out[a].append((_P(("b", pid, loc, x, a)), ()))
+            out[a].append(((("b", pid, loc, x, a)), ()))
         else:
             b = _land(cfg, pid, x, occ)
             if b is not None:
-                out[a].append((_P(("b", pid, loc, x, a)), b))
+                out[a].append(((("b", pid, loc, x, a)), b))
     return out
 
 
@@ -1099,7 +1106,7 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
         if pid2 == pid1:
             continue
         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2):
-            app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
+            app((total, (part1, ((k2, pid2, loc2, to2, rest))), (b1, b2)))
 
 
 def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
@@ -1149,7 +1156,7 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                         board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                     for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, board2[1], board2[2],
                                           board2[0]):
-                        app((7, (part1, _P(("f", pid2, loc2, to2, rest))), ((), b2)))
+                        app((7, (part1, (("f", pid2, loc2, to2, rest))), ((), b2)))
 
 
 def _chain(cfg: Cfg, pid: int, x: int, occ: list[int]) -> int:
@@ -1363,7 +1370,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                                 m ^= low
                                 pid2, _c2, _dep, _land2, loc2, parts2 = ents_r[j]
                                 n -= len(parts2)
-                                seg = [(_P((k2, pid2, loc2, to2, rest)), b2)
+                                seg = [(((k2, pid2, loc2, to2, rest)), b2)
                                        for to2, b2 in _dests(cfg, k2, pid2, loc2, rest,
                                                              r2, h2, o2)]
                                 if seg:
@@ -1399,7 +1406,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
                         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
                                               board2[0]):
-                            app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
+                            app((total, (part1, ((k2, pid2, loc2, to2, rest))), (b1, b2)))
     return made
 
 
@@ -1457,9 +1464,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
             if start >= 0 and not (own >> cout) & 1:
                 q = occ[cout]
                 if q < 0:
-                    app((r, (_P(("o", start, START, cout, 0)),), nob))
+                    app((r, ((("o", start, START, cout, 0)),), nob))
                 elif q // PEGS != c:
-                    part = _P(("o", start, START, cout, 0))
+                    part = (("o", start, START, cout, 0))
                     if team_of[q // PEGS] == tc:
                         last.append((r, (part,), ((_B((q, cout, START)),),), True))
                     else:
@@ -1487,7 +1494,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                         continue  # snug
                     if k >= 4:
                         if not (hmc >> (k - 4)) & 7:
-                            app((3, (_P(("b", pid, loc, loc - 3, 3)),), nob))
+                            app((3, ((("b", pid, loc, loc - 3, 3)),), nob))
                         continue
                     if hmc & ((1 << (k - 1)) - 1):
                         continue
@@ -1496,9 +1503,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                         continue
                 q = occ[x]
                 if q < 0:
-                    app((3, (_P(("b", pid, loc, x, 3)),), nob))
+                    app((3, ((("b", pid, loc, x, 3)),), nob))
                 elif q // PEGS != c:
-                    part = _P(("b", pid, loc, x, 3))
+                    part = (("b", pid, loc, x, 3))
                     if team_of[q // PEGS] == tc:
                         last.append((3, (part,), ((_B((q, x, START)),),), True))
                     else:
@@ -1509,7 +1516,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
             if loc >= HOME0:
                 k = loc - HOME0
                 if k + n <= 5 and not (hmc >> k) & ((1 << n) - 1):
-                    app((r, (_P(("f", pid, loc, loc + n, n)),), nob))
+                    app((r, ((("f", pid, loc, loc + n, n)),), nob))
                 continue
             d = ins - loc
             if d < 0:
@@ -1517,7 +1524,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
             if n > d:
                 h = n - d
                 if h <= 5 and not fwdt[loc][d] & blk and not hmc & ((1 << h) - 1):
-                    app((r, (_P(("f", pid, loc, HOME0 + h, n)),), nob))
+                    app((r, ((("f", pid, loc, HOME0 + h, n)),), nob))
                 continue
             if fwdt[loc][n - 1] & blk:
                 continue
@@ -1526,9 +1533,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                 x -= R
             q = occ[x]
             if q < 0:
-                app((r, (_P(("f", pid, loc, x, n)),), nob))
+                app((r, ((("f", pid, loc, x, n)),), nob))
             elif q // PEGS != c:
-                part = _P(("f", pid, loc, x, n))
+                part = (("f", pid, loc, x, n))
                 if team_of[q // PEGS] == tc:
                     last.append((r, (part,), ((_B((q, x, START)),),), True))
                 else:
