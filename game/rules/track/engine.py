@@ -40,7 +40,7 @@ from functools import partial
 from typing import Any, NamedTuple, Protocol, cast
 
 from game.rules.api import ConfigError, RulesError
-from game.rules.cards import JOKER, make_deck, seed_state, shuffle
+from game.rules.cards import GOLDEN, JOKER, make_deck, seed_state
 from game.rules.fields import CACHE, SHARE, UNKEYED, derive, spec
 from game.rules.track.board import PEGS, Board
 
@@ -655,6 +655,7 @@ class TrackState:
 
 
 _STATE = derive(TrackState)
+_copy_state = _STATE.copy
 
 
 def done(pegs: Sequence[int], c: int) -> bool:
@@ -1698,6 +1699,36 @@ def _insert(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return (*hand[:i], card, *hand[i:])
 
 
+_M64 = (1 << 64) - 1
+_LIMITS = tuple((1 << 64) - ((1 << 64) % m) if m else 0 for m in range(256))
+
+
+def shuffle(items: list[int], state: int) -> int:
+    """:func:`game.rules.cards.shuffle` (Fisher-Yates, one :func:`cards.below` draw per
+    step), the same steps and results, written out in one function (no call per step: the
+    deals and reshuffles are on the quiet apply's path); ``test_track_helpers`` checks it
+    against the original."""
+    n = len(items)
+    if n > len(_LIMITS):
+        from game.rules.cards import shuffle as slow
+
+        return slow(items, state)
+    limits = _LIMITS
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        limit = limits[m]
+        while True:
+            state = (state + GOLDEN) & _M64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % m
+        items[i], items[j] = items[j], items[i]
+    return state
+
+
 def _draw(s: TrackState, seat: int, events: list[Event] | None) -> None:
     """``seat`` draws one card (reshuffling the discards into a new pile when needed)."""
     if not s.pile:
@@ -1768,8 +1799,8 @@ def _tees_continue(s: TrackState, after: int, events: list[Event] | None) -> Non
             after = s.dealer
             continue
         s.turn = seat
-        s._legal = None
-        if gen_legal(s):
+        lg = s._legal = _gen_tees(s, lazy=True)
+        if lg._n:
             if events is not None:
                 events.append({"type": "turn", "seat": seat})
             return
@@ -1908,10 +1939,13 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
 
 def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
     """:func:`apply_play` without events on the Python engine: the same steps, no event
-    branches (the simulations' path)."""
+    branches (the simulations' path); a one-part play without bumps moves inline, and the
+    classic/team draw from a pile that is not empty is merged into the one rebuild of the
+    hands."""
     cfg = st.cfg
-    s = st.copy()
-    hand = st.hands[seat]
+    s = _copy_state(st)
+    hands = st.hands
+    hand = hands[seat]
     r = play.rank
     i = 0
     for card in hand:
@@ -1920,14 +1954,14 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         i += 1
     else:
         raise RulesError(f"no card of rank {r} in hand")
-    hands = list(st.hands)
-    hands[seat] = hand[:i] + hand[i + 1:]
-    s.hands = tuple(hands)
+    hl = list(hands)
+    hl[seat] = hand[:i] + hand[i + 1:]
     s.discards = (*st.discards, card)
     s.nplays = st.nplays + 1
     s.idle = 0
     parts = play.parts
-    if parts[0][0] == "x":
+    part = parts[0]
+    if part[0] == "x":
         s._board = st._board
     else:
         pegs = list(st.pegs)
@@ -1938,57 +1972,83 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         rm = ob[1][:]
         hm = ob[2][:]
         homed = False
-        for part, bumps in zip(parts, play.bumps, strict=True):
-            kind, pid, frm, to, n = part
-            if kind == "t":
-                c, oc = pid // PEGS, n // PEGS
-                pegs[pid] = to
-                pegs[n] = frm
-                occ[to] = pid
-                occ[frm] = n
-                rm[c] ^= (1 << frm) | (1 << to)
-                rm[oc] ^= (1 << frm) | (1 << to)
-                continue
-            if bumps:
-                _do(pegs, occ, rm, hm, pid, to, bumps)
-            else:
-                c = pid // PEGS
-                pegs[pid] = to
-                if frm >= HOME0:
-                    hm[c] &= ~(1 << (frm - HOME0 - 1))
-                elif frm >= 0:
-                    occ[frm] = -1
-                    rm[c] &= ~(1 << frm)
-                if to >= HOME0:
-                    hm[c] |= 1 << (to - HOME0 - 1)
-                else:
-                    occ[to] = pid
-                    rm[c] |= 1 << to
+        bumps_of = play.bumps
+        if len(parts) == 1 and not bumps_of[0] and part[0] != "t":
+            # the common case: one part, nothing bumped: lift the peg, put it down
+            _kind, pid, frm, to, _n = part
+            c = pid // PEGS
+            pegs[pid] = to
+            if frm >= HOME0:
+                hm[c] &= ~(1 << (frm - HOME0 - 1))
+            elif frm >= 0:
+                occ[frm] = -1
+                rm[c] &= ~(1 << frm)
             if to >= HOME0:
+                hm[c] |= 1 << (to - HOME0 - 1)
                 homed = True
+            else:
+                occ[to] = pid
+                rm[c] |= 1 << to
+        else:
+            for part, bumps in zip(parts, bumps_of, strict=True):
+                kind, pid, frm, to, n = part
+                if kind == "t":
+                    c, oc = pid // PEGS, n // PEGS
+                    pegs[pid] = to
+                    pegs[n] = frm
+                    occ[to] = pid
+                    occ[frm] = n
+                    rm[c] ^= (1 << frm) | (1 << to)
+                    rm[oc] ^= (1 << frm) | (1 << to)
+                    continue
+                if bumps:
+                    _do(pegs, occ, rm, hm, pid, to, bumps)
+                else:
+                    c = pid // PEGS
+                    pegs[pid] = to
+                    if frm >= HOME0:
+                        hm[c] &= ~(1 << (frm - HOME0 - 1))
+                    elif frm >= 0:
+                        occ[frm] = -1
+                        rm[c] &= ~(1 << frm)
+                    if to >= HOME0:
+                        hm[c] |= 1 << (to - HOME0 - 1)
+                    else:
+                        occ[to] = pid
+                        rm[c] |= 1 << to
+                if to >= HOME0:
+                    homed = True
         s.pegs = tuple(pegs)
         s._board = (occ, rm, hm)
         if homed:
             team = cfg.team_of[seat]
             if all(min(pegs[c * PEGS:c * PEGS + PEGS]) >= HOME0 for c in cfg.teams[team]):
+                s.hands = tuple(hl)
                 s.winner = team
                 s.turn = -1
                 return s
     rules = cfg.rules
     if rules == TEES:
+        s.hands = tuple(hl)
         _tees_continue(s, seat, None)
-    elif rules == CLASSIC:
-        nxt = seat + 1
-        if nxt == cfg.n:
-            nxt = 0
-        s.turn = nxt
-        _draw(s, nxt, None)
+        return s
+    nxt = seat + 1
+    if nxt == cfg.n:
+        nxt = 0
+    drawer = nxt if rules == CLASSIC else seat
+    pile = st.pile
+    if pile:
+        # _draw, inline: the top card into the drawer's sorted hand
+        card = pile[-1]
+        s.pile = pile[:-1]
+        h = hl[drawer]
+        j = bisect_right(h, card)
+        hl[drawer] = (*h[:j], card, *h[j:])
+        s.hands = tuple(hl)
     else:
-        _draw(s, seat, None)
-        nxt = seat + 1
-        if nxt == cfg.n:
-            nxt = 0
-        s.turn = nxt
+        s.hands = tuple(hl)
+        _draw(s, drawer, None)
+    s.turn = nxt
     return s
 
 
