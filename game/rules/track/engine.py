@@ -831,66 +831,58 @@ def _minfo(cfg: Cfg, movers: list[Mover], rm: list[int]) -> list[MInfo]:
     return out
 
 
-def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list[MInfo], occ: list[int], hm: list[int],
-               app: Callable[[Raw], None]) -> None:
-    """Append every single forward-``n`` play (classic/team) of the movers."""
-    R = cfg.R
-    low = _LOW
-    for loc, pid, c, f, own, d in minfo:
-        if f is None:
-            k = loc - HOME0
-            if k + n <= 5 and not (hm[c] >> k) & low[n]:
-                app((r, ((("f", pid, loc, loc + n, n)),), _NOB))
-            continue
-        if not f[n] & own:
-            x = loc + n
-            if x >= R:
-                x -= R
-            if occ[x] < 0:
-                app((r, ((("f", pid, loc, x, n)),), _NOB))
-            else:
-                b = _land(cfg, pid, x, occ)
-                if b is not None:
-                    app((r, ((("f", pid, loc, x, n)),), (b,)))
-        if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
-            app((r, ((("f", pid, loc, HOME0 + n - d, n)),), _NOB))
-
-
-def _turn_board(st: TrackState) -> tuple[Cfg, int, tuple[int, ...], list[int], list[int],
-                                          list[int], tuple[int, ...]]:
-    """What both move generators start from: ``(cfg, seat, pegs, occ, rm, hm, cols)`` for the
-    seat to play (``board`` arrays; ``cols``: the colours that seat moves)."""
-    cfg = st.cfg
-    seat = st.turn
-    pegs = st.pegs
-    occ, rm, hm = board(st)
-    return cfg, seat, pegs, occ, rm, hm, controlled(cfg, seat, pegs)
-
-
-def _hand_ranks(hand: tuple[int, ...]) -> list[int]:
-    """The ranks of a (sorted) hand, each run of equal ranks once, in hand order."""
-    ranks: list[int] = []
-    for card in hand:
-        r = card >> 2
-        if not ranks or ranks[-1] != r:
-            ranks.append(r)
-    return ranks
-
-
 def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     """Legal plays for classic and team (raw). With ``want_all``: (moves, joker moves,
     discards); ``lazy``: a :class:`LegalList` that keeps the team splits as runs."""
-    cfg, seat, pegs, occ, rm, hm, cols = _turn_board(st)
-    R = cfg.R
-    movers, starts = _movers(pegs, cols)
-    ranks = _hand_ranks(st.hands[seat])
+    cfg = st.cfg
+    seat = st.turn
+    pegs = st.pegs
+    bd = st._board
+    if bd is None:
+        bd = st._board = _boards(cfg, pegs)
+    occ, rm, hm = bd
     team = cfg.rules == TEAM
+    # the colours moved (controlled(), inline), their movers (loc, pid) sorted and the first
+    # peg in start of each (_movers, inline) and the hand's ranks (_hand_ranks, inline)
+    if team:
+        cols = cfg.teamcols[seat]
+    elif min(pegs[seat * PEGS:seat * PEGS + PEGS]) < HOME0:
+        cols = (seat,)
+    else:
+        cols = ()
+        for p in cfg.partners[seat]:
+            if min(pegs[p * PEGS:p * PEGS + PEGS]) < HOME0:
+                cols = (p,)
+                break
+    R = cfg.R
+    movers: list[Mover] = []
+    starts: list[int] = []
+    for c in cols:
+        first = -1
+        for pid in range(c * PEGS, c * PEGS + PEGS):
+            loc = pegs[pid]
+            if loc == START:
+                if first < 0:
+                    first = pid
+            elif loc < HOME0 + 5:
+                movers.append((loc, pid))
+        if first >= 0:
+            starts.append(first)
+    movers.sort()
+    ranks: list[int] = []
+    prev = -1
+    for card in st.hands[seat]:
+        r = card >> 2
+        if r != prev:
+            ranks.append(r)
+            prev = r
     comeout = cfg.comeout
     normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
     jk: list[Raw] = []
     app = normal.append
     minfo = None
     runs = False
+    low = _LOW
     # a split needs two pegs that can move, or (classic team games, seven to partner) one that
     # may bring the colour home and hand the rest to a partner
     split_ok = len(movers) >= 2 or (
@@ -943,15 +935,36 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             continue
         if minfo is None:
             minfo = _minfo(cfg, movers, rm)
-        _fwd_plays(cfg, r, 1 if r == 1 else (10 if r >= 11 else r), minfo, occ, hm, app)
+        # every single forward-n play of the movers (_fwd_plays, inline)
+        n = 1 if r == 1 else (10 if r >= 11 else r)
+        lown = low[n]
+        for loc, pid, c, f, own, d in minfo:
+            if f is None:
+                k = loc - HOME0
+                if k + n <= 5 and not (hm[c] >> k) & lown:
+                    app((r, (("f", pid, loc, loc + n, n),), _NOB))
+                continue
+            if not f[n] & own:
+                x = loc + n
+                if x >= R:
+                    x -= R
+                if occ[x] < 0:
+                    app((r, (("f", pid, loc, x, n),), _NOB))
+                else:
+                    b = _land(cfg, pid, x, occ)
+                    if b is not None:
+                        app((r, (("f", pid, loc, x, n),), (b,)))
+            if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
+                app((r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
         if r == 7 and split_ok:
             if team:
-                runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
+                runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal,
+                                cols)
             else:
-                _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal)
+                _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
         elif r == 9 and team and split_ok:
             runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
-                            normal)
+                            normal, cols)
     if want_all:
         discards = [(r, ((("x", -1, 0, 0, 0)),), _NOB) for r in ranks]
         return _plays(_flat(normal)), _plays(jk), _plays(discards)
@@ -1111,8 +1124,8 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
 
 
 def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
-                       rm: list[int], hm: list[int], movers: list[Mover], out: list[Raw]
-                       ) -> None:
+                       rm: list[int], hm: list[int], movers: list[Mover], out: list[Raw],
+                       cols1: tuple[int, ...]) -> None:
     """The 7 splits when every mover is of one colour (every rule set but ``team``): the same
     plays in the same order as :func:`_splits`, cheaper for the few pegs of one colour. A
     first part that bumps, or enters or moves in home (which may also hand the rest of the
@@ -1120,7 +1133,6 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
     part only changed two ring holes of the colour, so a second part whose path and landing
     avoid both (and whose landing was free) is the one of the original board."""
     recolour = cfg.seven and cfg.mode == "teams"
-    cols1 = controlled(cfg, seat, pegs)
     fwdt = cfg.fwd
     R = cfg.R
     app = out.append
@@ -1191,7 +1203,7 @@ def _chain(cfg: Cfg, pid: int, x: int, occ: list[int]) -> int:
 
 def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
             hm: list[int], movers: list[Mover], total: int, kinds: tuple[tuple[str, str], ...],
-            out: list[Any]) -> bool:
+            out: list[Any], cols1: tuple[int, ...]) -> bool:
     """Every split of ``total`` (7: forward+forward; team 9: forward+backward either order).
     The plays of a first part that bumped nothing are appended as one :class:`_Seconds` run
     (no play tuple built until read); returns whether any run was appended.
@@ -1203,7 +1215,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     it."""
     team = cfg.rules == TEAM
     recolour = not team and cfg.seven and cfg.mode == "teams"
-    cols1 = controlled(cfg, seat, pegs)
     fwdt = cfg.fwd
     bwdt = cfg.bwd
     app = out.append
