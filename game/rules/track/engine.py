@@ -1432,12 +1432,13 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     if b is None:
         b = st._board = _boards(cfg, pegs)
     occ, rm, hm = b
-    # the colour moved (controlled(), inline): the seat's own, or once it is done a partner's
+    # the colour moved (controlled(), inline): the seat's own, or once it is done (its home
+    # mask full) a partner's
     c = seat
-    if min(pegs[seat * PEGS:seat * PEGS + PEGS]) >= HOME0:
+    if hm[seat] == _FULL_HOME:
         c = -1
         for p in cfg.partners[seat]:
-            if min(pegs[p * PEGS:p * PEGS + PEGS]) < HOME0:
+            if hm[p] != _FULL_HOME:
                 c = p
                 break
         if c < 0:
@@ -1471,7 +1472,18 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     hmc = hm[c]
     nob = _NOB
     runs = False  # some Jack trades are kept as a _Trades run
-    for r in sorted({card >> 2 for card in st.hands[seat]}):
+    # the hand's ranks, each once, ascending (a hand is sorted: one pass, else a sort)
+    ranks: list[int] = []
+    prev = -1
+    for card in st.hands[seat]:
+        r = card >> 2
+        if r > prev:
+            ranks.append(r)
+            prev = r
+        elif r < prev:
+            ranks = sorted({card >> 2 for card in st.hands[seat]})
+            break
+    for r in ranks:
         if r == 1 or r == 13:
             if start >= 0 and not (own >> cout) & 1:
                 q = occ[cout]
