@@ -559,6 +559,18 @@ class LegalList(Sequence[Play]):
         raise IndexError("legal play index out of range")  # unreachable: i was checked
 
     def __getitem__(self, i: Any) -> Any:
+        if type(i) is int:  # the common case, inline
+            made = self._made
+            if made is None:
+                made = self._made = [None] * self._n
+            p = made[i]  # raises IndexError out of range, and takes negative indices
+            if p is None:
+                if i < 0:
+                    i += self._n
+                raw = self._raw
+                r = raw[i] if raw is not None else self._get_raw(i)
+                p = made[i] = Play(r[0], tuple(map(_P, r[1])), r[2], len(r) == 4)
+            return p
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
         made = self._made
@@ -1137,7 +1149,11 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
     R = cfg.R
     app = out.append
     fws = [(loc, pid, _fwd_all(cfg, pid, loc, 6, occ, rm, hm)) for loc, pid in movers]
+    deps: dict[int, int] = {}  # pid * 8 + count: the dependence mask of a taken landing
+    o2: list[int] | None = None  # a private copy of the board (occ, rm), see below
+    r2: list[int] = rm
     for loc1, pid1, fw1 in fws:
+        c1 = pid1 // PEGS
         for a in range(1, 7):
             d1 = fw1[a]
             if not d1:
@@ -1150,7 +1166,7 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                                      pid1, part1, b1, "f", rest, out)
                     continue
                 T = (1 << loc1) | (1 << to1)
-                board2 = None
+                moved = False
                 for loc2, pid2, fw2 in fws:
                     if pid2 == pid1:
                         continue
@@ -1161,15 +1177,33 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                     x = loc2 + rest
                     if x >= R:
                         x -= R
-                    if occ[x] < 0 and not fwdt[loc2][rest] & T:
+                    if occ[x] < 0:
+                        dep = fwdt[loc2][rest]
+                    else:  # a taken landing: its path and the holes its bump chain reads
+                        key = pid2 * 8 + rest
+                        dep = deps.get(key, -1)
+                        if dep < 0:
+                            dep = deps[key] = fwdt[loc2][rest] | _chain(cfg, pid2, x, occ)
+                    if not dep & T:
                         for part2, b2 in fw2[rest]:
                             app((7, (part1, part2), ((), b2) if b2 else _NOB2))
                         continue
-                    if board2 is None:
-                        board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
-                    for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, board2[1], board2[2],
-                                          board2[0]):
-                        app((7, (part1, (("f", pid2, loc2, to2, rest))), ((), b2)))
+                    if not moved:
+                        # the board after the first part (ring to ring, no bump): a private
+                        # copy, moved in place and put back below
+                        if o2 is None:
+                            o2 = occ[:]
+                            r2 = rm[:]
+                        o2[loc1] = -1
+                        o2[to1] = pid1
+                        r2[c1] ^= T
+                        moved = True
+                    for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, r2, hm, o2):
+                        app((7, (part1, ("f", pid2, loc2, to2, rest)), ((), b2)))
+                if moved:
+                    o2[loc1] = pid1
+                    o2[to1] = -1
+                    r2[c1] ^= T
 
 
 def _chain(cfg: Cfg, pid: int, x: int, occ: list[int]) -> int:
