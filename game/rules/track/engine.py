@@ -522,11 +522,11 @@ class LegalList(Sequence[Play]):
 
     __slots__ = ("_items", "_made", "_n", "_raw")
 
-    def __init__(self, items: list[Any], runs: bool = False) -> None:
-        if runs:
+    def __init__(self, items: list[Any], runs: bool = False, n: int = -1) -> None:
+        if runs:  # n: the number of plays, when the generator counted them
             self._items: list[Any] | None = items
             self._raw: list[Raw] | None = None
-            self._n = sum(1 if type(it) is tuple else it.n for it in items)
+            self._n = n if n >= 0 else sum(1 if type(it) is tuple else it.n for it in items)
         else:
             self._items = None
             self._raw = items
@@ -894,6 +894,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     app = normal.append
     minfo = None
     runs = False
+    extra = 0  # the plays in runs less the runs (the list's length is len(normal) + extra)
     low = _LOW
     # a split needs two pegs that can move, or (classic team games, seven to partner) one that
     # may bring the colour home and hand the rest to a partner
@@ -970,13 +971,17 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 app((r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
         if r == 7 and split_ok:
             if team:
-                runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal,
-                                cols)
+                m, e = _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal,
+                               cols)
+                runs |= m
+                extra += e
             else:
                 _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
         elif r == 9 and team and split_ok:
-            runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
-                            normal, cols)
+            m, e = _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
+                           normal, cols)
+            runs |= m
+            extra += e
     if want_all:
         discards = [(r, ((("x", -1, 0, 0, 0)),), _NOB) for r in ranks]
         return _plays(_flat(normal)), _plays(jk), _plays(discards)
@@ -984,7 +989,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         if jk:
             normal.extend(jk)
         if lazy:
-            return LegalList(normal, runs)
+            return LegalList(normal, runs, len(normal) + extra)
         return _flat(normal) if runs else normal
     jk.extend((r, ((("x", -1, 0, 0, 0)),), _NOB) for r in ranks)
     return LegalList(jk) if lazy else jk
@@ -1237,10 +1242,11 @@ def _chain(cfg: Cfg, pid: int, x: int, occ: list[int]) -> int:
 
 def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
             hm: list[int], movers: list[Mover], total: int, kinds: tuple[tuple[str, str], ...],
-            out: list[Any], cols1: tuple[int, ...]) -> bool:
+            out: list[Any], cols1: tuple[int, ...]) -> tuple[bool, int]:
     """Every split of ``total`` (7: forward+forward; team 9: forward+backward either order).
     The plays of a first part that bumped nothing are appended as one :class:`_Seconds` run
-    (no play tuple built until read); returns whether any run was appended.
+    (no play tuple built until read); returns whether any run was appended and the
+    number of plays in the runs less the number of runs.
 
     The second part is generated on the board left by the first. To save work, a second part
     computed on the original board is reused when the first part touched none of the holes it
@@ -1274,6 +1280,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     # nothing.
     amounts = range(1, total)
     made = False
+    extra = 0
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
     flat: dict[str, list[list[Entry]]] = {}
     chained: dict[str, list[list[tuple[int, int]]]] = {}
@@ -1432,6 +1439,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                         if n:
                             app(_Seconds(total, part1, ents_r, skip | bit1, repl, n))
                             made = True
+                            extra += n - 1
                         continue
                     T = _touched(cfg, loc1, to1, b1)
                     movers2 = _second_movers(cfg, seat, pegs, movers, cols1, recolour, pid1,
@@ -1453,7 +1461,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
                                               board2[0]):
                             app((total, (part1, ((k2, pid2, loc2, to2, rest))), (b1, b2)))
-    return made
+    return made, extra
 
 
 def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
@@ -1506,6 +1514,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     hmc = hm[c]
     nob = _NOB
     runs = False  # some Jack trades are kept as a _Trades run
+    extra = 0  # its plays less one
     # the hand's ranks, each once, ascending (a hand is sorted: one pass, else a sort)
     ranks: list[int] = []
     prev = -1
@@ -1538,7 +1547,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                                 if 0 <= x < HOME0 and q // PEGS != c)
                 if others:
                     runs = True
-                    normal.append(_Trades(ring, others))  # type: ignore[arg-type]
+                    tr = _Trades(ring, others)
+                    extra = tr.n - 1
+                    normal.append(tr)  # type: ignore[arg-type]
             continue
         if r == 3:
             for loc, pid in movers:
@@ -1601,7 +1612,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     if want_all:
         return _plays(_flat(normal)), _plays(last)
     if lazy:
-        return LegalList(normal, runs) if normal else LegalList(last)
+        return LegalList(normal, runs, len(normal) + extra) if normal else LegalList(last)
     return _flat(normal) if runs else (normal if normal else last)
 
 
