@@ -337,7 +337,8 @@ Bumps = tuple[Bump, ...]  # the bumps of one part
 #: (a tees last resort), the arguments of ``Play`` except that the parts are plain 5-tuples
 #: (made :class:`Part` with the play, :func:`_mk`).
 Raw = tuple[Any, ...]
-Cand = tuple[Part, Bumps]  # a candidate part and its bumps (split generation)
+PartT = tuple[str, int, int, int, int]  # a part as a raw play holds it (see Part)
+Cand = tuple[PartT, Bumps]  # a candidate part and its bumps (split generation)
 Mover = tuple[int, int]  # (location, peg id) of a peg that may move
 MInfo = tuple[int, int, int, "tuple[int, ...] | None", int, int]  # see _minfo
 Entry = tuple[int, int, int, int, int, list[Cand]]  # see _splits
@@ -456,33 +457,30 @@ class _Trades:
                 for loc, pid in self.ring for x, q in self.others]
 
 
-class _Seconds:
-    """A run of raw split plays kept as their parts until read: one first part ``part1``
-    (which bumped nothing) followed by the second parts of ``ents`` (the entries of
-    :func:`_splits` for the second part's kind and count, one per mover, in mover order):
-    an entry whose bit is clear in ``skip`` gives its parts of the original board, one whose
-    bit is set gives ``repl[index]`` (its parts on the board after the first part) or
-    nothing; ``n`` plays in all. The team splits' common case, where most plays are."""
+class _Seconds(tuple):  # type: ignore[type-arg]
+    """A run of raw split plays kept as their parts until read: ``(n, total, part1, ents,
+    skip, repl)``, one first part ``part1`` (which bumped nothing) followed by the second
+    parts of ``ents`` (the entries of :func:`_splits` for the second part's kind and count,
+    one per mover, in mover order): an entry whose bit is clear in ``skip`` gives its parts
+    of the original board, one whose bit is set gives ``repl[index]`` (its parts on the
+    board after the first part) or nothing; ``n`` plays in all. The team splits' common
+    case, where most plays are. A tuple (made with ``tuple.__new__``, no Python-level
+    ``__init__``: one is made per first part), never a raw play (``type(x) is tuple``)."""
 
-    __slots__ = ("ents", "n", "part1", "repl", "skip", "total")
+    __slots__ = ()
 
-    def __init__(self, total: int, part1: Part, ents: list[Entry], skip: int,
-                 repl: dict[int, list[Cand]], n: int) -> None:
-        self.total = total
-        self.part1 = part1
-        self.ents = ents
-        self.skip = skip
-        self.repl = repl
-        self.n = n
+    @property
+    def n(self) -> int:
+        return cast(int, self[0])
 
     def _segs(self) -> Iterator[list[Cand]]:
-        skip = self.skip
-        repl = self.repl
-        for i, e in enumerate(self.ents):
+        _n, _total, _part1, ents, skip, repl = self
+        for i, e in enumerate(ents):
             if (skip >> i) & 1:
-                seg = repl.get(i)
-                if seg is not None:
-                    yield seg
+                if repl is not None:
+                    seg = repl.get(i)
+                    if seg is not None:
+                        yield seg
             elif e[5]:
                 yield e[5]
 
@@ -490,14 +488,43 @@ class _Seconds:
         for seg in self._segs():
             if k < len(seg):
                 part2, b2 = seg[k]
-                return (self.total, (self.part1, part2), ((), b2))
+                return (self[1], (self[2], part2), ((), b2))
             k -= len(seg)
         raise IndexError("split index out of range")  # unreachable: k < n
 
     def all(self) -> list[Raw]:
-        total = self.total
-        part1 = self.part1
+        total = self[1]
+        part1 = self[2]
         return [(total, (part1, part2), ((), b2)) for seg in self._segs() for part2, b2 in seg]
+
+
+class _Bumped(tuple):  # type: ignore[type-arg]
+    """A run of raw split plays kept as their parts until read: ``(n, total, part1, b1,
+    segs)``, one first part ``part1`` with its bumps ``b1`` followed by each second part of
+    ``segs`` (lists of ``(part, bumps)``, in order), ``n`` plays in all (the team splits of a
+    first part that bumped). A tuple, as :class:`_Seconds`."""
+
+    __slots__ = ()
+
+    @property
+    def n(self) -> int:
+        return cast(int, self[0])
+
+    def get(self, k: int) -> Raw:
+        for seg in self[4]:
+            if k < len(seg):
+                part2, b2 = seg[k]
+                return (self[1], (self[2], part2), (self[3], b2))
+            k -= len(seg)
+        raise IndexError("split index out of range")  # unreachable: k < n
+
+    def all(self) -> list[Raw]:
+        _n, total, part1, b1, segs = self
+        return [(total, (part1, part2), (b1, b2)) for seg in segs for part2, b2 in seg]
+
+
+_new_seconds = partial(tuple.__new__, _Seconds)
+_new_bumped = partial(tuple.__new__, _Bumped)
 
 
 def _flat(items: list[Any]) -> list[Raw]:
@@ -547,15 +574,16 @@ class LegalList(Sequence[Play]):
         r = self._raw
         if r is not None:
             return r[i]
-        for it in cast("list[Raw | _Trades | _Seconds]", self._items):
-            if isinstance(it, tuple):
+        for it in cast("list[Raw | _Trades | _Seconds | _Bumped]", self._items):
+            if type(it) is tuple:  # a raw play (the runs are tuple subclasses or objects)
                 if i == 0:
                     return it
                 i -= 1
             else:
-                if i < it.n:
-                    return it.get(i)
-                i -= it.n
+                run = cast("_Trades | _Seconds | _Bumped", it)
+                if i < run.n:
+                    return run.get(i)
+                i -= run.n
         raise IndexError("legal play index out of range")  # unreachable: i was checked
 
     def __getitem__(self, i: Any) -> Any:
@@ -1124,7 +1152,7 @@ def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list[Move
 
 def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                      hm: list[int], movers: list[Mover], cols1: tuple[int, ...], recolour: bool,
-                     total: int, pid1: int, part1: Part, b1: Bumps, k2: str, rest: int,
+                     total: int, pid1: int, part1: PartT, b1: Bumps, k2: str, rest: int,
                      out: list[Raw]) -> None:
     """Every split of ``total`` starting with ``part1`` (bumps ``b1``), the second part of
     kind ``k2`` and count ``rest`` generated on the board left by the first part: the
@@ -1155,8 +1183,9 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
     app = out.append
     fws = [(loc, pid, _fwd_all(cfg, pid, loc, 6, occ, rm, hm)) for loc, pid in movers]
     deps: dict[int, int] = {}  # pid * 8 + count: the dependence mask of a taken landing
-    o2: list[int] | None = None  # a private copy of the board (occ, rm), see below
-    r2: list[int] = rm
+    o2 = occ  # a private copy of the board (occ, rm) once copied, see below
+    r2 = rm
+    copied = False
     for loc1, pid1, fw1 in fws:
         c1 = pid1 // PEGS
         for a in range(1, 7):
@@ -1196,9 +1225,10 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                     if not moved:
                         # the board after the first part (ring to ring, no bump): a private
                         # copy, moved in place and put back below
-                        if o2 is None:
+                        if not copied:
                             o2 = occ[:]
                             r2 = rm[:]
+                            copied = True
                         o2[loc1] = -1
                         o2[to1] = pid1
                         r2[c1] ^= T
@@ -1311,7 +1341,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             if loc >= HOME0:
                 if not fw_kind:
                     tab[pid] = [[]] * total
-                    e0 = (pid, c, 0, 0, loc, [])
+                    e0: Entry = (pid, c, 0, 0, loc, [])
                     for a in amounts:
                         fl[a].append(e0)
                     continue
@@ -1395,7 +1425,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                                 skip |= 1 << j
                         skip &= ~bit1
                         n = base2[rest]
-                        repl: dict[int, list[Cand]] = {}
+                        repl: dict[int, list[Cand]] | None = None
                         if skip:
                             # the board after the first part: the private copy, moved
                             # (no bump: the first peg leaves loc1 and lands on to1), and
@@ -1427,7 +1457,10 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                                        for to2, b2 in _dests(cfg, k2, pid2, loc2, rest,
                                                              r2, h2, o2)]
                                 if seg:
-                                    repl[j] = seg
+                                    if repl is None:
+                                        repl = {j: seg}
+                                    else:
+                                        repl[j] = seg
                                     n += len(seg)
                             if loc1 < HOME0:
                                 o2[loc1] = pid1
@@ -1437,7 +1470,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             h2[c1] = hm0
                         n -= len(ents_r[midx[pid1]][5])
                         if n:
-                            app(_Seconds(total, part1, ents_r, skip | bit1, repl, n))
+                            app(_new_seconds((n, total, part1, ents_r, skip | bit1, repl)))
                             made = True
                             extra += n - 1
                         continue
@@ -1445,22 +1478,32 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     movers2 = _second_movers(cfg, seat, pegs, movers, cols1, recolour, pid1,
                                              to1, b1)
                     board2 = None
+                    bsegs: list[list[Cand]] = []
+                    nb = 0
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
                             continue
                         j = midx.get(pid2)
                         if j is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
-                            _, _, dep, _, _, parts2 = flat2[rest][j]
-                            if not dep & T:
-                                # untouched path, free landing: same as on the original board
-                                for part2, b2 in parts2:
-                                    app((total, (part1, part2), (b1, b2)))
+                            e2 = flat2[rest][j]
+                            if not e2[2] & T:
+                                # untouched path and landing: as on the original board
+                                if e2[5]:
+                                    bsegs.append(e2[5])
+                                    nb += len(e2[5])
                                 continue
                         if board2 is None:
                             board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
-                        for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
-                                              board2[0]):
-                            app((total, (part1, ((k2, pid2, loc2, to2, rest))), (b1, b2)))
+                        seg = [((k2, pid2, loc2, to2, rest), b2)
+                               for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
+                                                     board2[2], board2[0])]
+                        if seg:
+                            bsegs.append(seg)
+                            nb += len(seg)
+                    if nb:
+                        app(_new_bumped((nb, total, part1, b1, bsegs)))
+                        made = True
+                        extra += nb - 1
     return made, extra
 
 
