@@ -921,6 +921,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     jk: list[Raw] = []
     app = normal.append
     minfo = None
+    f10: list[tuple[PartT, tuple[Bumps, ...]]] | None = None
     runs = False
     extra = 0  # the plays in runs less the runs (the list's length is len(normal) + extra)
     low = _LOW
@@ -976,8 +977,31 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             continue
         if minfo is None:
             minfo = _minfo(cfg, movers, rm)
-        # every single forward-n play of the movers (_fwd_plays, inline)
-        n = 1 if r == 1 else (10 if r >= 11 else r)
+        # every single forward-n play of the movers (_fwd_plays, inline); J, Q and K all
+        # move 10: their parts are found once (f10) and played with each of them
+        if r >= 11:
+            if f10 is None:
+                f10 = []
+                f10app = f10.append
+                for loc, pid, c, f, own, d in minfo:
+                    if f is None:
+                        continue  # 10 never fits in the home
+                    if not f[10] & own:
+                        x = loc + 10
+                        if x >= R:
+                            x -= R
+                        if occ[x] < 0:
+                            f10app((("f", pid, loc, x, 10), _NOB))
+                        else:
+                            b = _land(cfg, pid, x, occ)
+                            if b is not None:
+                                f10app((("f", pid, loc, x, 10), (b,)))
+                    if d < 10 <= d + 5 and not f[d] & own and not hm[c] & low[10 - d]:
+                        f10app((("f", pid, loc, HOME0 + 10 - d, 10), _NOB))
+            for part, bt in f10:
+                app((r, (part,), bt))
+            continue
+        n = 1 if r == 1 else r
         lown = low[n]
         for loc, pid, c, f, own, d in minfo:
             if f is None:
