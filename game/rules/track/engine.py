@@ -450,10 +450,10 @@ class _Trades:
     def get(self, k: int) -> Raw:
         loc, pid = self.ring[k // len(self.others)]
         x, q = self.others[k % len(self.others)]
-        return (11, ((("t", pid, loc, x, q)),), _NOB)
+        return (11, (("t", pid, loc, x, q),), _NOB)
 
     def all(self) -> list[Raw]:
-        return [(11, ((("t", pid, loc, x, q)),), _NOB)
+        return [(11, (("t", pid, loc, x, q),), _NOB)
                 for loc, pid in self.ring for x, q in self.others]
 
 
@@ -947,7 +947,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                         continue
                     b = _land(cfg, pid, x, occ)
                     if b is not None:
-                        jk.append((0, ((("j", pid, loc, x, 0)),), (b,)))
+                        jk.append((0, (("j", pid, loc, x, 0),), (b,)))
             continue
         if r == 1 or r >= 11:
             for pid in starts:
@@ -956,11 +956,11 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 if (rm[c] >> o) & 1:
                     continue
                 if occ[o] < 0:
-                    app((r, ((("o", pid, START, o, 0)),), _NOB))
+                    app((r, (("o", pid, START, o, 0),), _NOB))
                 else:
                     b = _land(cfg, pid, o, occ)
                     if b is not None:
-                        app((r, ((("o", pid, START, o, 0)),), (b,)))
+                        app((r, (("o", pid, START, o, 0),), (b,)))
         if r == 8:
             bwdt = cfg.bwd
             for loc, pid in movers:
@@ -973,7 +973,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                     x += R
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app((8, ((("b", pid, loc, x, 8)),), (b,)))
+                    app((8, (("b", pid, loc, x, 8),), (b,)))
             continue
         if minfo is None:
             minfo = _minfo(cfg, movers, rm)
@@ -1035,7 +1035,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             runs |= m
             extra += e
     if want_all:
-        discards = [(r, ((("x", -1, 0, 0, 0)),), _NOB) for r in ranks]
+        discards = [(r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks]
         return _plays(_flat(normal)), _plays(jk), _plays(discards)
     if normal:
         if jk:
@@ -1043,7 +1043,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         if lazy:
             return LegalList(normal, runs, len(normal) + extra)
         return _flat(normal) if runs else normal
-    jk.extend((r, ((("x", -1, 0, 0, 0)),), _NOB) for r in ranks)
+    jk.extend((r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks)
     return LegalList(jk) if lazy else jk
 
 
@@ -1084,7 +1084,7 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         for a in range(1, min(top, 5 - k) + 1):
             if (h >> (k + a - 1)) & 1:
                 break
-            out[a].append(((("f", pid, loc, loc + a, a)), ()))
+            out[a].append((("f", pid, loc, loc + a, a), ()))
         return out
     R = cfg.R
     f = cfg.fwd[loc]
@@ -1103,17 +1103,17 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
             if (own >> x) & 1:
                 ring_ok = False
             elif occ[x] < 0:
-                lst.append(((("f", pid, loc, x, a)), ()))
+                lst.append((("f", pid, loc, x, a), ()))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    lst.append(((("f", pid, loc, x, a)), b))
+                    lst.append((("f", pid, loc, x, a), b))
         if home_ok and a > d:
             k = a - d
             if k > 5 or (h >> (k - 1)) & 1:
                 home_ok = False
             else:
-                lst.append(((("f", pid, loc, HOME0 + k, a)), ()))
+                lst.append((("f", pid, loc, HOME0 + k, a), ()))
     return out
 
 
@@ -1131,11 +1131,11 @@ def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         if (own >> x) & 1:
             break  # an own peg blocks this count and every longer one
         if occ[x] < 0:
-            out[a].append(((("b", pid, loc, x, a)), ()))
+            out[a].append((("b", pid, loc, x, a), ()))
         else:
             b = _land(cfg, pid, x, occ)
             if b is not None:
-                out[a].append(((("b", pid, loc, x, a)), b))
+                out[a].append((("b", pid, loc, x, a), b))
     return out
 
 
@@ -1189,7 +1189,7 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
         if pid2 == pid1:
             continue
         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2):
-            app((total, (part1, ((k2, pid2, loc2, to2, rest))), (b1, b2)))
+            app((total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
 
 
 def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
@@ -1477,7 +1477,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                                 m ^= low
                                 pid2, _c2, _dep, _land2, loc2, parts2 = ents_r[j]
                                 n -= len(parts2)
-                                seg = [(((k2, pid2, loc2, to2, rest)), b2)
+                                seg = [((k2, pid2, loc2, to2, rest), b2)
                                        for to2, b2 in _dests(cfg, k2, pid2, loc2, rest,
                                                              r2, h2, o2)]
                                 if seg:
@@ -1598,9 +1598,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
             if start >= 0 and not (own >> cout) & 1:
                 q = occ[cout]
                 if q < 0:
-                    app((r, ((("o", start, START, cout, 0)),), nob))
+                    app((r, (("o", start, START, cout, 0),), nob))
                 elif q // PEGS != c:
-                    part = (("o", start, START, cout, 0))
+                    part = ("o", start, START, cout, 0)
                     if team_of[q // PEGS] == tc:
                         last.append((r, (part,), ((_B((q, cout, START)),),), True))
                     else:
@@ -1630,7 +1630,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                         continue  # snug
                     if k >= 4:
                         if not (hmc >> (k - 4)) & 7:
-                            app((3, ((("b", pid, loc, loc - 3, 3)),), nob))
+                            app((3, (("b", pid, loc, loc - 3, 3),), nob))
                         continue
                     if hmc & ((1 << (k - 1)) - 1):
                         continue
@@ -1639,9 +1639,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                         continue
                 q = occ[x]
                 if q < 0:
-                    app((3, ((("b", pid, loc, x, 3)),), nob))
+                    app((3, (("b", pid, loc, x, 3),), nob))
                 elif q // PEGS != c:
-                    part = (("b", pid, loc, x, 3))
+                    part = ("b", pid, loc, x, 3)
                     if team_of[q // PEGS] == tc:
                         last.append((3, (part,), ((_B((q, x, START)),),), True))
                     else:
@@ -1652,7 +1652,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
             if loc >= HOME0:
                 k = loc - HOME0
                 if k + n <= 5 and not (hmc >> k) & ((1 << n) - 1):
-                    app((r, ((("f", pid, loc, loc + n, n)),), nob))
+                    app((r, (("f", pid, loc, loc + n, n),), nob))
                 continue
             d = ins - loc
             if d < 0:
@@ -1660,7 +1660,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
             if n > d:
                 h = n - d
                 if h <= 5 and not fwdt[loc][d] & blk and not hmc & ((1 << h) - 1):
-                    app((r, ((("f", pid, loc, HOME0 + h, n)),), nob))
+                    app((r, (("f", pid, loc, HOME0 + h, n),), nob))
                 continue
             if fwdt[loc][n - 1] & blk:
                 continue
@@ -1669,9 +1669,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                 x -= R
             q = occ[x]
             if q < 0:
-                app((r, ((("f", pid, loc, x, n)),), nob))
+                app((r, (("f", pid, loc, x, n),), nob))
             elif q // PEGS != c:
-                part = (("f", pid, loc, x, n))
+                part = ("f", pid, loc, x, n)
                 if team_of[q // PEGS] == tc:
                     last.append((r, (part,), ((_B((q, x, START)),),), True))
                 else:
