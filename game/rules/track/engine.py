@@ -5,8 +5,9 @@ Design for speed: a peg location is one ``int`` (``START`` = -1, ring hole ``0..
 call the generator builds a ring occupancy list and per-colour bitmasks (ring and home) and
 checks paths against precomputed path masks, so a move test is a couple of ``&``.
 
-Everything here is pure: no clocks, files or ``random``; shuffles use :func:`cards.shuffle` whose
-generator state is stored in the game state.
+Everything here is pure: no clocks, files or ``random``; shuffles are :func:`cards.shuffle`
+(written out here as :func:`shuffle`, the same steps) whose generator state is stored in the
+game state.
 
 An optional C core (``_fast.c``, built by ``pip install -e .`` where a C compiler exists)
 serves :func:`gen_legal`, ``apply_play(..., events=False)`` and the tees deals and folds when
@@ -16,11 +17,15 @@ read-only sequence of :class:`Play` (built on demand) rather than a ``list``.
 :func:`set_fast` switches between them (:func:`engine_kind` names the one that runs); events
 are always built here.
 
-The Python generators build raw plays (the arguments of ``Play``, see :data:`Raw`), and keep
-the tees Jack trades and the team splits of a first part that bumped nothing as runs of
-factors; :class:`LegalList` counts them at once and makes a :class:`Play` only of a play that
-is read, so a count, one random play (``nth_legal``) or the rollout policy's scores of every
-play (``LegalList.raw``) cost no play objects for the rest.
+The Python generators build raw plays (the arguments of ``Play``, with plain 5-tuple parts,
+see :data:`Raw`), and keep the tees Jack trades and the team splits as runs of factors (a
+first part and the second parts it leaves as they were); they count the plays of the runs,
+and :class:`LegalList` makes a :class:`Play` only of a play that is read, so a count, one
+random play (``nth_legal``) or the rollout policy's scores of every play (``LegalList.raw``)
+cost no play objects for the rest. The splits compute every single part on the original
+board once, and for each first part find the second parts it may have changed through
+dependence masks (path, landing, the holes a bump chain reads, home) instead of a walk over
+every second part; those few are recomputed on a private copy of the board moved in place.
 
 This file is over 600 lines on purpose, for now: the generators, the state and the quiet
 apply share the board encoding, the path-mask tables and the raw-play layout, and they sit
