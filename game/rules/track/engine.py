@@ -900,20 +900,33 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 cols = (p,)
                 break
     R = cfg.R
-    movers: list[Mover] = []
+    # minfo (see _minfo, inline): per mover (loc, pid, colour, forward path masks or None in
+    # home, own ring mask, holes to the own in-spot), sorted as the movers (by loc, pid)
+    minfo: list[MInfo] = []
     starts: list[int] = []
+    fwdt = cfg.fwd
+    inspot = cfg.inspot
     for c in cols:
         first = -1
+        own_c = rm[c]
+        ins = inspot[c]
         for pid in range(c * PEGS, c * PEGS + PEGS):
             loc = pegs[pid]
             if loc == START:
                 if first < 0:
                     first = pid
-            elif loc < HOME0 + 5:
-                movers.append((loc, pid))
+            elif loc >= HOME0:
+                if loc < HOME0 + 5:
+                    minfo.append((loc, pid, c, None, 0, 0))
+            else:
+                d = ins - loc
+                if d < 0:
+                    d += R
+                minfo.append((loc, pid, c, fwdt[loc], own_c, d))
         if first >= 0:
             starts.append(first)
-    movers.sort()
+    minfo.sort()  # (loc, pid) are unique: the rest is never compared
+    movers: list[Mover] = [(m[0], m[1]) for m in minfo]
     ranks: list[int] = []
     prev = -1
     for card in st.hands[seat]:
@@ -925,7 +938,6 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
     jk: list[Raw] = []
     app = normal.append
-    minfo = None
     f10: list[tuple[PartT, tuple[Bumps, ...]]] | None = None
     runs = False
     extra = 0  # the plays in runs less the runs (the list's length is len(normal) + extra)
@@ -980,8 +992,6 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 if b is not None:
                     app((8, (("b", pid, loc, x, 8),), (b,)))
             continue
-        if minfo is None:
-            minfo = _minfo(cfg, movers, rm)
         # every single forward-n play of the movers (_fwd_plays, inline); J, Q and K all
         # move 10: their parts are found once (f10) and played with each of them
         if r >= 11:
