@@ -1914,13 +1914,27 @@ def _tees_deal(s: TrackState, events: list[Event] | None) -> None:
         if events is not None:
             events.append({"type": "reshuffle", "count": len(cards), "dealer": s.dealer})
     k = sched[s.round]
-    pile = list(s.pile)
-    hands = [list(h) for h in s.hands]
-    for _ in range(k):
+    pile_t = s.pile
+    top = len(pile_t) - k * n
+    if top >= 0:
+        # k rounds of one card each from the top, clockwise from the dealer's left, as slices:
+        # the seat j places after the dealer gets cards j-1, j-1+n, ... counted from the top
+        dealt = pile_t[top:][::-1]
+        s.pile = pile_t[:top]
+        hl = list(s.hands)
+        dealer = s.dealer
         for j in range(1, n + 1):
-            hands[(s.dealer + j) % n].append(pile.pop())
-    s.pile = tuple(pile)
-    s.hands = tuple(tuple(sorted(h)) for h in hands)
+            t = (dealer + j) % n
+            hl[t] = tuple(sorted(hl[t] + dealt[j - 1::n]))
+        s.hands = tuple(hl)
+    else:  # too few cards even after the reshuffle (a read position): as written, it fails
+        pile = list(pile_t)
+        hands = [list(h) for h in s.hands]
+        for _ in range(k):
+            for j in range(1, n + 1):
+                hands[(s.dealer + j) % n].append(pile.pop())
+        s.pile = tuple(pile)
+        s.hands = tuple(tuple(sorted(h)) for h in hands)
     s.round += 1
     s.idle += 1
     if s.idle > 1000:
