@@ -325,7 +325,8 @@ def naive_splits(s: TrackState, total: int) -> list[str]:
     {"rules": "classic", "seats": 4}, {"rules": "classic", "seats": 4, "seven_to_partner": False},
     {"rules": "classic", "seats": 6, "teams": 3}, {"rules": "classic", "seats": 8, "teams": 2},
     {"rules": "team", "seats": 4}, {"rules": "team", "seats": 6, "teams": 2},
-    {"rules": "team", "seats": 3}, {"rules": "classic", "seats": 5}])
+    {"rules": "team", "seats": 3}, {"rules": "classic", "seats": 5},
+    {"rules": "team", "seats": 8}, {"rules": "team", "seats": 8, "teams": 4}])
 def test_split_generation_matches_the_plain_rules(conf: dict[str, Any]) -> None:
     checked = 0
     for seed in range(4):
