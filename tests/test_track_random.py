@@ -325,7 +325,8 @@ def naive_splits(s: TrackState, total: int) -> list[str]:
     {"rules": "classic", "seats": 4}, {"rules": "classic", "seats": 4, "seven_to_partner": False},
     {"rules": "classic", "seats": 6, "teams": 3}, {"rules": "classic", "seats": 8, "teams": 2},
     {"rules": "team", "seats": 4}, {"rules": "team", "seats": 6, "teams": 2},
-    {"rules": "team", "seats": 3}, {"rules": "classic", "seats": 5}])
+    {"rules": "team", "seats": 3}, {"rules": "classic", "seats": 5},
+    {"rules": "team", "seats": 8}, {"rules": "team", "seats": 8, "teams": 4}])
 def test_split_generation_matches_the_plain_rules(conf: dict[str, Any]) -> None:
     checked = 0
     for seed in range(4):
@@ -341,3 +342,22 @@ def test_split_generation_matches_the_plain_rules(conf: dict[str, Any]) -> None:
             assert legal == want
             checked += bool(want)
     assert checked > 10
+
+
+def test_the_engine_shuffle_is_the_cards_shuffle() -> None:
+    # engine.shuffle writes cards.shuffle out in one function: the same permutation and the
+    # same final generator state for every deck size the engine shuffles (and a few others)
+    from game.rules import cards
+    from game.rules.track import engine as eng
+
+    for n in (0, 1, 2, 3, 52, 100, 162, 216, 255):
+        for seed in range(5):
+            state = cards.seed_state(seed * 7 + n)
+            a = list(range(n))
+            b = list(range(n))
+            assert eng.shuffle(a, state) == cards.shuffle(b, state)
+            assert a == b
+    # a size past the table of limits falls back to cards.shuffle itself
+    a = list(range(300))
+    b = list(range(300))
+    assert eng.shuffle(a, 12345) == cards.shuffle(b, 12345) and a == b

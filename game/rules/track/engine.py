@@ -5,8 +5,9 @@ Design for speed: a peg location is one ``int`` (``START`` = -1, ring hole ``0..
 call the generator builds a ring occupancy list and per-colour bitmasks (ring and home) and
 checks paths against precomputed path masks, so a move test is a couple of ``&``.
 
-Everything here is pure: no clocks, files or ``random``; shuffles use :func:`cards.shuffle` whose
-generator state is stored in the game state.
+Everything here is pure: no clocks, files or ``random``; shuffles are :func:`cards.shuffle`
+(written out here as :func:`shuffle`, the same steps) whose generator state is stored in the
+game state.
 
 An optional C core (``_fast.c``, built by ``pip install -e .`` where a C compiler exists)
 serves :func:`gen_legal`, ``apply_play(..., events=False)`` and the tees deals and folds when
@@ -16,11 +17,15 @@ read-only sequence of :class:`Play` (built on demand) rather than a ``list``.
 :func:`set_fast` switches between them (:func:`engine_kind` names the one that runs); events
 are always built here.
 
-The Python generators build raw plays (the arguments of ``Play``, see :data:`Raw`), and keep
-the tees Jack trades and the team splits of a first part that bumped nothing as runs of
-factors; :class:`LegalList` counts them at once and makes a :class:`Play` only of a play that
-is read, so a count, one random play (``nth_legal``) or the rollout policy's scores of every
-play (``LegalList.raw``) cost no play objects for the rest.
+The Python generators build raw plays (the arguments of ``Play``, with plain 5-tuple parts,
+see :data:`Raw`), and keep the tees Jack trades and the team splits as runs of factors (a
+first part and the second parts it leaves as they were); they count the plays of the runs,
+and :class:`LegalList` makes a :class:`Play` only of a play that is read, so a count, one
+random play (``nth_legal``) or the rollout policy's scores of every play (``LegalList.raw``)
+cost no play objects for the rest. The splits compute every single part on the original
+board once, and for each first part find the second parts it may have changed through
+dependence masks (path, landing, the holes a bump chain reads, home) instead of a walk over
+every second part; those few are recomputed on a private copy of the board moved in place.
 
 This file is over 600 lines on purpose, for now: the generators, the state and the quiet
 apply share the board encoding, the path-mask tables and the raw-play layout, and they sit
@@ -40,7 +45,7 @@ from functools import partial
 from typing import Any, NamedTuple, Protocol, cast
 
 from game.rules.api import ConfigError, RulesError
-from game.rules.cards import JOKER, make_deck, seed_state, shuffle
+from game.rules.cards import GOLDEN, JOKER, make_deck, seed_state
 from game.rules.fields import CACHE, SHARE, UNKEYED, derive, spec
 from game.rules.track.board import PEGS, Board
 
@@ -333,10 +338,12 @@ class Bump(NamedTuple):
 
 Bumps = tuple[Bump, ...]  # the bumps of one part
 #: A play as the Python generators build it, before a :class:`Play` is made of it (only for
-#: the plays a caller takes): ``(rank, parts, bumps)`` or ``(rank, parts, bumps, last)``,
-#: the arguments of ``Play``.
+#: the plays a caller takes): ``(rank, parts, bumps)`` or ``(rank, parts, bumps, True)``
+#: (a tees last resort), the arguments of ``Play`` except that the parts are plain 5-tuples
+#: (made :class:`Part` with the play, :func:`_mk`).
 Raw = tuple[Any, ...]
-Cand = tuple[Part, Bumps]  # a candidate part and its bumps (split generation)
+PartT = tuple[str, int, int, int, int]  # a part as a raw play holds it (see Part)
+Cand = tuple[PartT, Bumps]  # a candidate part and its bumps (split generation)
 Mover = tuple[int, int]  # (location, peg id) of a peg that may move
 MInfo = tuple[int, int, int, "tuple[int, ...] | None", int, int]  # see _minfo
 Entry = tuple[int, int, int, int, int, list[Cand]]  # see _splits
@@ -419,8 +426,14 @@ _P = partial(tuple.__new__, Part)  # Part from a 5-tuple, without a Python-level
 _B = partial(tuple.__new__, Bump)
 
 
+def _mk(r: Raw) -> Play:
+    """The :class:`Play` of a raw play (its parts, plain 5-tuples in the raw play, made
+    :class:`Part`)."""
+    return Play(r[0], tuple(map(_P, r[1])), r[2], len(r) == 4)
+
+
 def _plays(raws: Sequence[Raw]) -> list[Play]:
-    return [Play(*r) for r in raws]
+    return [_mk(r) for r in raws]
 
 
 def raw_token(raw: Raw) -> str:
@@ -442,38 +455,81 @@ class _Trades:
     def get(self, k: int) -> Raw:
         loc, pid = self.ring[k // len(self.others)]
         x, q = self.others[k % len(self.others)]
-        return (11, (_P(("t", pid, loc, x, q)),), _NOB)
+        return (11, (("t", pid, loc, x, q),), _NOB)
 
     def all(self) -> list[Raw]:
-        return [(11, (_P(("t", pid, loc, x, q)),), _NOB)
+        return [(11, (("t", pid, loc, x, q),), _NOB)
                 for loc, pid in self.ring for x, q in self.others]
 
 
-class _Seconds:
-    """A run of raw split plays kept as their parts until read: one first part ``part1``
-    (which bumped nothing) followed by each second part of ``segs`` (lists of ``(part,
-    bumps)``, in order), ``n`` of them: the team splits' common case, where most plays are."""
+class _Seconds(tuple):  # type: ignore[type-arg]
+    """A run of raw split plays kept as their parts until read: ``(n, total, part1, ents,
+    skip, repl)``, one first part ``part1`` (which bumped nothing) followed by the second
+    parts of ``ents`` (the entries of :func:`_splits` for the second part's kind and count,
+    one per mover, in mover order): an entry whose bit is clear in ``skip`` gives its parts
+    of the original board, one whose bit is set gives ``repl[index]`` (its parts on the
+    board after the first part) or nothing; ``n`` plays in all. The team splits' common
+    case, where most plays are. A tuple (made with ``tuple.__new__``, no Python-level
+    ``__init__``: one is made per first part), never a raw play (``type(x) is tuple``)."""
 
-    __slots__ = ("n", "part1", "segs", "total")
+    __slots__ = ()
 
-    def __init__(self, total: int, part1: Part, segs: list[list[Cand]], n: int) -> None:
-        self.total = total
-        self.part1 = part1
-        self.segs = segs
-        self.n = n
+    @property
+    def n(self) -> int:
+        return cast(int, self[0])
+
+    def _segs(self) -> Iterator[list[Cand]]:
+        _n, _total, _part1, ents, skip, repl = self
+        for i, e in enumerate(ents):
+            if (skip >> i) & 1:
+                if repl is not None:
+                    seg = repl.get(i)
+                    if seg is not None:
+                        yield seg
+            elif e[5]:
+                yield e[5]
 
     def get(self, k: int) -> Raw:
-        for seg in self.segs:
+        for seg in self._segs():
             if k < len(seg):
                 part2, b2 = seg[k]
-                return (self.total, (self.part1, part2), ((), b2))
+                return (self[1], (self[2], part2), ((), b2))
             k -= len(seg)
         raise IndexError("split index out of range")  # unreachable: k < n
 
     def all(self) -> list[Raw]:
-        total = self.total
-        part1 = self.part1
-        return [(total, (part1, part2), ((), b2)) for seg in self.segs for part2, b2 in seg]
+        total = self[1]
+        part1 = self[2]
+        return [(total, (part1, part2), ((), b2)) for seg in self._segs() for part2, b2 in seg]
+
+
+class _Bumped(tuple):  # type: ignore[type-arg]
+    """A run of raw split plays kept as their parts until read: ``(n, total, part1, b1,
+    segs)``, one first part ``part1`` with its bumps ``b1`` followed by each second part of
+    ``segs`` (lists of ``(part, bumps)``, in order), ``n`` plays in all (the team splits of a
+    first part that bumped). A tuple, as :class:`_Seconds`."""
+
+    __slots__ = ()
+
+    @property
+    def n(self) -> int:
+        return cast(int, self[0])
+
+    def get(self, k: int) -> Raw:
+        for seg in self[4]:
+            if k < len(seg):
+                part2, b2 = seg[k]
+                return (self[1], (self[2], part2), (self[3], b2))
+            k -= len(seg)
+        raise IndexError("split index out of range")  # unreachable: k < n
+
+    def all(self) -> list[Raw]:
+        _n, total, part1, b1, segs = self
+        return [(total, (part1, part2), (b1, b2)) for seg in segs for part2, b2 in seg]
+
+
+_new_seconds = partial(tuple.__new__, _Seconds)
+_new_bumped = partial(tuple.__new__, _Bumped)
 
 
 def _flat(items: list[Any]) -> list[Raw]:
@@ -498,11 +554,11 @@ class LegalList(Sequence[Play]):
 
     __slots__ = ("_items", "_made", "_n", "_raw")
 
-    def __init__(self, items: list[Any], runs: bool = False) -> None:
-        if runs:
+    def __init__(self, items: list[Any], runs: bool = False, n: int = -1) -> None:
+        if runs:  # n: the number of plays, when the generator counted them
             self._items: list[Any] | None = items
             self._raw: list[Raw] | None = None
-            self._n = sum(1 if type(it) is tuple else it.n for it in items)
+            self._n = n if n >= 0 else sum(1 if type(it) is tuple else it.n for it in items)
         else:
             self._items = None
             self._raw = items
@@ -523,18 +579,31 @@ class LegalList(Sequence[Play]):
         r = self._raw
         if r is not None:
             return r[i]
-        for it in cast("list[Raw | _Trades | _Seconds]", self._items):
-            if isinstance(it, tuple):
+        for it in cast("list[Raw | _Trades | _Seconds | _Bumped]", self._items):
+            if type(it) is tuple:  # a raw play (the runs are tuple subclasses or objects)
                 if i == 0:
                     return it
                 i -= 1
             else:
-                if i < it.n:
-                    return it.get(i)
-                i -= it.n
+                run = cast("_Trades | _Seconds | _Bumped", it)
+                if i < run.n:
+                    return run.get(i)
+                i -= run.n
         raise IndexError("legal play index out of range")  # unreachable: i was checked
 
     def __getitem__(self, i: Any) -> Any:
+        if type(i) is int:  # the common case, inline
+            made = self._made
+            if made is None:
+                made = self._made = [None] * self._n
+            p = made[i]  # raises IndexError out of range, and takes negative indices
+            if p is None:
+                if i < 0:
+                    i += self._n
+                raw = self._raw
+                r = raw[i] if raw is not None else self._get_raw(i)
+                p = made[i] = Play(r[0], tuple(map(_P, r[1])), r[2], len(r) == 4)
+            return p
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
         made = self._made
@@ -544,7 +613,7 @@ class LegalList(Sequence[Play]):
         if p is None:
             if i < 0:
                 i += self._n
-            p = made[i] = Play(*self._get_raw(i))
+            p = made[i] = _mk(self._get_raw(i))
         return p
 
     def __iter__(self) -> Iterator[Play]:
@@ -554,7 +623,7 @@ class LegalList(Sequence[Play]):
         raw = self.raw
         for i, p in enumerate(made):
             if p is None:
-                p = made[i] = Play(*raw[i])
+                p = made[i] = _mk(raw[i])
             yield p
 
     def __eq__(self, other: object) -> bool:
@@ -631,6 +700,7 @@ class TrackState:
 
 
 _STATE = derive(TrackState)
+_copy_state = _STATE.copy
 
 
 def done(pegs: Sequence[int], c: int) -> bool:
@@ -719,10 +789,10 @@ def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> Bumps | None:
         return None
     team_of = cfg.team_of
     if team_of[cq] != team_of[c]:
-        return (Bump(q, x, START),)
+        return (_B((q, x, START)),)
     inspot = cfg.inspot
     t = inspot[cq]
-    bumps = [Bump(q, x, t)]
+    bumps = [_B((q, x, t))]
     visited = {x}
     while True:
         if t in visited:
@@ -734,11 +804,11 @@ def _land(cfg: Cfg, pid: int, x: int, occ: list[int]) -> Bumps | None:
         if cr == cq:
             return None
         if team_of[cr] != team_of[cq]:
-            bumps.append(Bump(r, t, START))
+            bumps.append(_B((r, t, START)))
             return tuple(bumps)
         visited.add(t)
         nt = inspot[cr]
-        bumps.append(Bump(r, t, nt))
+        bumps.append(_B((r, t, nt)))
         cq = cr
         t = nt
 
@@ -806,66 +876,72 @@ def _minfo(cfg: Cfg, movers: list[Mover], rm: list[int]) -> list[MInfo]:
     return out
 
 
-def _fwd_plays(cfg: Cfg, r: int, n: int, minfo: list[MInfo], occ: list[int], hm: list[int],
-               app: Callable[[Raw], None]) -> None:
-    """Append every single forward-``n`` play (classic/team) of the movers."""
-    R = cfg.R
-    low = _LOW
-    for loc, pid, c, f, own, d in minfo:
-        if f is None:
-            k = loc - HOME0
-            if k + n <= 5 and not (hm[c] >> k) & low[n]:
-                app((r, (_P(("f", pid, loc, loc + n, n)),), _NOB))
-            continue
-        if not f[n] & own:
-            x = loc + n
-            if x >= R:
-                x -= R
-            if occ[x] < 0:
-                app((r, (_P(("f", pid, loc, x, n)),), _NOB))
-            else:
-                b = _land(cfg, pid, x, occ)
-                if b is not None:
-                    app((r, (_P(("f", pid, loc, x, n)),), (b,)))
-        if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
-            app((r, (_P(("f", pid, loc, HOME0 + n - d, n)),), _NOB))
-
-
-def _turn_board(st: TrackState) -> tuple[Cfg, int, tuple[int, ...], list[int], list[int],
-                                          list[int], tuple[int, ...]]:
-    """What both move generators start from: ``(cfg, seat, pegs, occ, rm, hm, cols)`` for the
-    seat to play (``board`` arrays; ``cols``: the colours that seat moves)."""
-    cfg = st.cfg
-    seat = st.turn
-    pegs = st.pegs
-    occ, rm, hm = board(st)
-    return cfg, seat, pegs, occ, rm, hm, controlled(cfg, seat, pegs)
-
-
-def _hand_ranks(hand: tuple[int, ...]) -> list[int]:
-    """The ranks of a (sorted) hand, each run of equal ranks once, in hand order."""
-    ranks: list[int] = []
-    for card in hand:
-        r = card >> 2
-        if not ranks or ranks[-1] != r:
-            ranks.append(r)
-    return ranks
-
-
 def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     """Legal plays for classic and team (raw). With ``want_all``: (moves, joker moves,
     discards); ``lazy``: a :class:`LegalList` that keeps the team splits as runs."""
-    cfg, seat, pegs, occ, rm, hm, cols = _turn_board(st)
-    R = cfg.R
-    movers, starts = _movers(pegs, cols)
-    ranks = _hand_ranks(st.hands[seat])
+    cfg = st.cfg
+    seat = st.turn
+    pegs = st.pegs
+    bd = st._board
+    if bd is None:
+        bd = st._board = _boards(cfg, pegs)
+    occ, rm, hm = bd
     team = cfg.rules == TEAM
+    # the colours moved (controlled(), inline), their movers (loc, pid) sorted and the first
+    # peg in start of each (_movers, inline) and the hand's ranks (_hand_ranks, inline)
+    if team:
+        cols = cfg.teamcols[seat]
+    elif min(pegs[seat * PEGS:seat * PEGS + PEGS]) < HOME0:
+        cols = (seat,)
+    else:
+        cols = ()
+        for p in cfg.partners[seat]:
+            if min(pegs[p * PEGS:p * PEGS + PEGS]) < HOME0:
+                cols = (p,)
+                break
+    R = cfg.R
+    # minfo (see _minfo, inline): per mover (loc, pid, colour, forward path masks or None in
+    # home, own ring mask, holes to the own in-spot), sorted as the movers (by loc, pid)
+    minfo: list[MInfo] = []
+    starts: list[int] = []
+    fwdt = cfg.fwd
+    inspot = cfg.inspot
+    for c in cols:
+        first = -1
+        own_c = rm[c]
+        ins = inspot[c]
+        for pid in range(c * PEGS, c * PEGS + PEGS):
+            loc = pegs[pid]
+            if loc == START:
+                if first < 0:
+                    first = pid
+            elif loc >= HOME0:
+                if loc < HOME0 + 5:
+                    minfo.append((loc, pid, c, None, 0, 0))
+            else:
+                d = ins - loc
+                if d < 0:
+                    d += R
+                minfo.append((loc, pid, c, fwdt[loc], own_c, d))
+        if first >= 0:
+            starts.append(first)
+    minfo.sort()  # (loc, pid) are unique: the rest is never compared
+    movers: list[Mover] = [(m[0], m[1]) for m in minfo]
+    ranks: list[int] = []
+    prev = -1
+    for card in st.hands[seat]:
+        r = card >> 2
+        if r != prev:
+            ranks.append(r)
+            prev = r
     comeout = cfg.comeout
     normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
     jk: list[Raw] = []
     app = normal.append
-    minfo = None
+    f10: list[tuple[PartT, tuple[Bumps, ...]]] | None = None
     runs = False
+    extra = 0  # the plays in runs less the runs (the list's length is len(normal) + extra)
+    low = _LOW
     # a split needs two pegs that can move, or (classic team games, seven to partner) one that
     # may bring the colour home and hand the rest to a partner
     split_ok = len(movers) >= 2 or (
@@ -888,7 +964,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                         continue
                     b = _land(cfg, pid, x, occ)
                     if b is not None:
-                        jk.append((0, (_P(("j", pid, loc, x, 0)),), (b,)))
+                        jk.append((0, (("j", pid, loc, x, 0),), (b,)))
             continue
         if r == 1 or r >= 11:
             for pid in starts:
@@ -897,11 +973,11 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 if (rm[c] >> o) & 1:
                     continue
                 if occ[o] < 0:
-                    app((r, (_P(("o", pid, START, o, 0)),), _NOB))
+                    app((r, (("o", pid, START, o, 0),), _NOB))
                 else:
                     b = _land(cfg, pid, o, occ)
                     if b is not None:
-                        app((r, (_P(("o", pid, START, o, 0)),), (b,)))
+                        app((r, (("o", pid, START, o, 0),), (b,)))
         if r == 8:
             bwdt = cfg.bwd
             for loc, pid in movers:
@@ -914,29 +990,75 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                     x += R
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    app((8, (_P(("b", pid, loc, x, 8)),), (b,)))
+                    app((8, (("b", pid, loc, x, 8),), (b,)))
             continue
-        if minfo is None:
-            minfo = _minfo(cfg, movers, rm)
-        _fwd_plays(cfg, r, 1 if r == 1 else (10 if r >= 11 else r), minfo, occ, hm, app)
+        # every single forward-n play of the movers (_fwd_plays, inline); J, Q and K all
+        # move 10: their parts are found once (f10) and played with each of them
+        if r >= 11:
+            if f10 is None:
+                f10 = []
+                f10app = f10.append
+                for loc, pid, c, f, own, d in minfo:
+                    if f is None:
+                        continue  # 10 never fits in the home
+                    if not f[10] & own:
+                        x = loc + 10
+                        if x >= R:
+                            x -= R
+                        if occ[x] < 0:
+                            f10app((("f", pid, loc, x, 10), _NOB))
+                        else:
+                            b = _land(cfg, pid, x, occ)
+                            if b is not None:
+                                f10app((("f", pid, loc, x, 10), (b,)))
+                    if d < 10 <= d + 5 and not f[d] & own and not hm[c] & low[10 - d]:
+                        f10app((("f", pid, loc, HOME0 + 10 - d, 10), _NOB))
+            for part, bt in f10:
+                app((r, (part,), bt))
+            continue
+        n = 1 if r == 1 else r
+        lown = low[n]
+        for loc, pid, c, f, own, d in minfo:
+            if f is None:
+                k = loc - HOME0
+                if k + n <= 5 and not (hm[c] >> k) & lown:
+                    app((r, (("f", pid, loc, loc + n, n),), _NOB))
+                continue
+            if not f[n] & own:
+                x = loc + n
+                if x >= R:
+                    x -= R
+                if occ[x] < 0:
+                    app((r, (("f", pid, loc, x, n),), _NOB))
+                else:
+                    b = _land(cfg, pid, x, occ)
+                    if b is not None:
+                        app((r, (("f", pid, loc, x, n),), (b,)))
+            if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
+                app((r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
         if r == 7 and split_ok:
             if team:
-                runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal)
+                m, e = _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal,
+                               cols)
+                runs |= m
+                extra += e
             else:
-                _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal)
+                _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
         elif r == 9 and team and split_ok:
-            runs |= _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
-                            normal)
+            m, e = _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
+                           normal, cols)
+            runs |= m
+            extra += e
     if want_all:
-        discards = [(r, (_P(("x", -1, 0, 0, 0)),), _NOB) for r in ranks]
+        discards = [(r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks]
         return _plays(_flat(normal)), _plays(jk), _plays(discards)
     if normal:
         if jk:
             normal.extend(jk)
         if lazy:
-            return LegalList(normal, runs)
+            return LegalList(normal, runs, len(normal) + extra)
         return _flat(normal) if runs else normal
-    jk.extend((r, (_P(("x", -1, 0, 0, 0)),), _NOB) for r in ranks)
+    jk.extend((r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks)
     return LegalList(jk) if lazy else jk
 
 
@@ -977,7 +1099,7 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         for a in range(1, min(top, 5 - k) + 1):
             if (h >> (k + a - 1)) & 1:
                 break
-            out[a].append((_P(("f", pid, loc, loc + a, a)), ()))
+            out[a].append((("f", pid, loc, loc + a, a), ()))
         return out
     R = cfg.R
     f = cfg.fwd[loc]
@@ -996,17 +1118,17 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
             if (own >> x) & 1:
                 ring_ok = False
             elif occ[x] < 0:
-                lst.append((_P(("f", pid, loc, x, a)), ()))
+                lst.append((("f", pid, loc, x, a), ()))
             else:
                 b = _land(cfg, pid, x, occ)
                 if b is not None:
-                    lst.append((_P(("f", pid, loc, x, a)), b))
+                    lst.append((("f", pid, loc, x, a), b))
         if home_ok and a > d:
             k = a - d
             if k > 5 or (h >> (k - 1)) & 1:
                 home_ok = False
             else:
-                lst.append((_P(("f", pid, loc, HOME0 + k, a)), ()))
+                lst.append((("f", pid, loc, HOME0 + k, a), ()))
     return out
 
 
@@ -1024,11 +1146,11 @@ def _bwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
         if (own >> x) & 1:
             break  # an own peg blocks this count and every longer one
         if occ[x] < 0:
-            out[a].append((_P(("b", pid, loc, x, a)), ()))
+            out[a].append((("b", pid, loc, x, a), ()))
         else:
             b = _land(cfg, pid, x, occ)
             if b is not None:
-                out[a].append((_P(("b", pid, loc, x, a)), b))
+                out[a].append((("b", pid, loc, x, a), b))
     return out
 
 
@@ -1069,7 +1191,7 @@ def _second_movers(cfg: Cfg, seat: int, pegs: tuple[int, ...], movers: list[Move
 
 def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                      hm: list[int], movers: list[Mover], cols1: tuple[int, ...], recolour: bool,
-                     total: int, pid1: int, part1: Part, b1: Bumps, k2: str, rest: int,
+                     total: int, pid1: int, part1: PartT, b1: Bumps, k2: str, rest: int,
                      out: list[Raw]) -> None:
     """Every split of ``total`` starting with ``part1`` (bumps ``b1``), the second part of
     kind ``k2`` and count ``rest`` generated on the board left by the first part: the
@@ -1082,12 +1204,12 @@ def _second_on_board(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
         if pid2 == pid1:
             continue
         for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2):
-            app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
+            app((total, (part1, (k2, pid2, loc2, to2, rest)), (b1, b2)))
 
 
 def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int],
-                       rm: list[int], hm: list[int], movers: list[Mover], out: list[Raw]
-                       ) -> None:
+                       rm: list[int], hm: list[int], movers: list[Mover], out: list[Raw],
+                       cols1: tuple[int, ...]) -> None:
     """The 7 splits when every mover is of one colour (every rule set but ``team``): the same
     plays in the same order as :func:`_splits`, cheaper for the few pegs of one colour. A
     first part that bumps, or enters or moves in home (which may also hand the rest of the
@@ -1095,12 +1217,16 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
     part only changed two ring holes of the colour, so a second part whose path and landing
     avoid both (and whose landing was free) is the one of the original board."""
     recolour = cfg.seven and cfg.mode == "teams"
-    cols1 = controlled(cfg, seat, pegs)
     fwdt = cfg.fwd
     R = cfg.R
     app = out.append
     fws = [(loc, pid, _fwd_all(cfg, pid, loc, 6, occ, rm, hm)) for loc, pid in movers]
+    deps: dict[int, int] = {}  # pid * 8 + count: the dependence mask of a taken landing
+    o2 = occ  # a private copy of the board (occ, rm) once copied, see below
+    r2 = rm
+    copied = False
     for loc1, pid1, fw1 in fws:
+        c1 = pid1 // PEGS
         for a in range(1, 7):
             d1 = fw1[a]
             if not d1:
@@ -1113,7 +1239,7 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                                      pid1, part1, b1, "f", rest, out)
                     continue
                 T = (1 << loc1) | (1 << to1)
-                board2 = None
+                moved = False
                 for loc2, pid2, fw2 in fws:
                     if pid2 == pid1:
                         continue
@@ -1124,79 +1250,139 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                     x = loc2 + rest
                     if x >= R:
                         x -= R
-                    if occ[x] < 0 and not fwdt[loc2][rest] & T:
+                    if occ[x] < 0:
+                        dep = fwdt[loc2][rest]
+                    else:  # a taken landing: its path and the holes its bump chain reads
+                        key = pid2 * 8 + rest
+                        dep = deps.get(key, -1)
+                        if dep < 0:
+                            dep = deps[key] = fwdt[loc2][rest] | _chain(cfg, pid2, x, occ)
+                    if not dep & T:
                         for part2, b2 in fw2[rest]:
                             app((7, (part1, part2), ((), b2) if b2 else _NOB2))
                         continue
-                    if board2 is None:
-                        board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
-                    for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, board2[1], board2[2],
-                                          board2[0]):
-                        app((7, (part1, _P(("f", pid2, loc2, to2, rest))), ((), b2)))
+                    if not moved:
+                        # the board after the first part (ring to ring, no bump): a private
+                        # copy, moved in place and put back below
+                        if not copied:
+                            o2 = occ[:]
+                            r2 = rm[:]
+                            copied = True
+                        o2[loc1] = -1
+                        o2[to1] = pid1
+                        r2[c1] ^= T
+                        moved = True
+                    for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, r2, hm, o2):
+                        app((7, (part1, ("f", pid2, loc2, to2, rest)), ((), b2)))
+                if moved:
+                    o2[loc1] = pid1
+                    o2[to1] = -1
+                    r2[c1] ^= T
 
 
-def _splits(
-cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
+def _chain(cfg: Cfg, pid: int, x: int, occ: list[int]) -> int:
+    """The mask of the ring holes whose occupant :func:`_land` reads when peg ``pid`` lands
+    on ``x``: its result stays the same while none of them changes."""
+    m = 1 << x
+    q = occ[x]
+    if q < 0 or q == pid:
+        return m
+    c = pid // PEGS
+    cq = q // PEGS
+    team_of = cfg.team_of
+    if cq == c or team_of[cq] != team_of[c]:
+        return m
+    inspot = cfg.inspot
+    t = inspot[cq]
+    visited = {x}
+    while t not in visited:
+        m |= 1 << t
+        r = occ[t]
+        if r < 0 or r == pid:
+            break
+        cr = r // PEGS
+        if cr == cq or team_of[cr] != team_of[cq]:
+            break
+        visited.add(t)
+        cq = cr
+        t = inspot[cr]
+    return m
+
+
+def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
             hm: list[int], movers: list[Mover], total: int, kinds: tuple[tuple[str, str], ...],
-            out: list[Any]) -> bool:
+            out: list[Any], cols1: tuple[int, ...]) -> tuple[bool, int]:
     """Every split of ``total`` (7: forward+forward; team 9: forward+backward either order).
     The plays of a first part that bumped nothing are appended as one :class:`_Seconds` run
-    (no play tuple built until read); returns whether any run was appended.
+    (no play tuple built until read); returns whether any run was appended and the
+    number of plays in the runs less the number of runs.
 
     The second part is generated on the board left by the first. To save work, a second part
     computed on the original board is reused when the first part touched none of the holes it
-    depends on (its path and landing, which must be empty, and its colour's home); the board
-    after the first part is only built when some second part needs it."""
+    depends on (its path, its landing and the holes a bump chain from there reads, and its
+    colour's home); the board after the first part is only built when some second part needs
+    it."""
     team = cfg.rules == TEAM
     recolour = not team and cfg.seven and cfg.mode == "teams"
-    cols1 = controlled(cfg, seat, pegs)
     fwdt = cfg.fwd
     bwdt = cfg.bwd
     app = out.append
     R = cfg.R
     # Every single part on the original board, per kind, built in one pass:
     #   rows[kind][pid][amount] = [(part, bumps)] (for the first part);
-    #   ents[kind][pid][amount] = that peg's entry of ``flat`` below (for a second part after
-    #   a first part that bumped or changed the colours moved).
-    # For the common first part (no bump, same colours after), the second parts come from
-    #   flat[kind][amount] = [(pid, colour, dep, land, loc, [(part, bumps)])]
-    # in mover order, where ``dep`` is the mask of the holes the part depends on when the
-    # first part moved a peg of the same colour (its path, which must hold no peg of its
-    # colour, and its landing) plus bit ``R + colour`` (its home), and ``land`` the same
-    # when the first part moved another colour (only the landing hole matters then); both
-    # are -1 (every bit) when the landing is taken (a bump chain needs a fresh look). A
-    # first part that touched ring holes and home ``T`` (same encoding) leaves the entry as
-    # it was on the original board when ``dep & T == 0`` (``land & T`` for another colour).
-    # live[kind][amount] holds only the entries with some part or a taken landing; the
-    # others (blocked by their own colour) can give plays only when ``idle[kind][amount] &
-    # T`` (the OR of their deps; a hit for a first part of another colour is harmless: the
-    # full list is then walked).
-    # A backward part of a peg in home never exists and is left out.
+    #   flat[kind][amount] = [(pid, colour, dep, land, loc, [(part, bumps)])], one entry per
+    #   mover in mover order (index ``i`` of ``movers``), and ents[kind][pid][amount] the
+    #   same entries by peg (for a second part after a first part that bumped or changed
+    #   the colours moved).
+    # ``land`` is the mask of the holes the part's landing depends on (the landing, and when
+    # it is taken every hole the bump chain reads, :func:`_chain`), ``dep`` that plus its
+    # path (which must hold no peg of its colour) and bit ``R + colour`` (its home). A first
+    # part that moved a peg of colour c1 without a bump and touched ring holes and home
+    # ``T`` (same encoding) leaves an entry as it was on the original board unless ``dep &
+    # T`` (an entry of colour c1) or ``land & T`` (another colour: its path and home did not
+    # change). Those entries are found without a walk over every entry: the ones of colour
+    # c1 (``bycol``), the mover whose landing is the first part's landing (through ``occ``:
+    # the free landing ``to1`` of a mover ``rest`` holes before or after), and the entries
+    # of a taken landing (``chained[kind][amount]``, few).
+    # base[kind][amount]: the number of parts of the entries of flat[kind][amount].
+    # A backward part of a peg in home never exists: its entries are empty and depend on
+    # nothing.
     amounts = range(1, total)
     made = False
+    extra = 0
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
-    ents: dict[str, dict[int, list[Entry]]] = {}
     flat: dict[str, list[list[Entry]]] = {}
-    live: dict[str, list[list[Entry]]] = {}
-    idle: dict[str, list[int]] = {}
+    chained: dict[str, list[list[tuple[int, int]]]] = {}
+    basen: dict[str, list[int]] = {}
+    midx: dict[int, int] = {}
+    bycol: dict[int, list[int]] = {}
+    for i, (_loc, pid) in enumerate(movers):
+        midx[pid] = i
+        c = pid // PEGS
+        lst = bycol.get(c)
+        if lst is None:
+            bycol[c] = [i]
+        else:
+            lst.append(i)
     for kind in {k for pair in kinds for k in pair}:
         tab = rows[kind] = {}
-        ent = ents[kind] = {}
         fl: list[list[Entry]] = [[] for _ in range(total)]
-        lv: list[list[Entry]] = [[] for _ in range(total)]
-        idl = [0] * total
+        ch: list[list[tuple[int, int]]] = [[] for _ in range(total)]
+        base = [0] * total
         flat[kind] = fl
-        live[kind] = lv
-        idle[kind] = idl
+        chained[kind] = ch
+        basen[kind] = base
         fw_kind = kind == "f"
         pm = fwdt if fw_kind else bwdt
-        for loc, pid in movers:
+        for i, (loc, pid) in enumerate(movers):
             c = pid // PEGS
             cbit = 1 << (R + c)
             if loc >= HOME0:
                 if not fw_kind:
                     tab[pid] = [[]] * total
-                    ent[pid] = [(pid, c, cbit, 0, loc, [])] * total
+                    e0: Entry = (pid, c, 0, 0, loc, [])
+                    for a in amounts:
+                        fl[a].append(e0)
                     continue
                 fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
                 pml = None
@@ -1207,38 +1393,41 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                 else:
                     fw = _bwd_all(cfg, pid, loc, total - 1, occ, rm)
             tab[pid] = fw
-            er = ent[pid] = [(pid, c, -1, -1, loc, [])]  # index 0: no count of 0
             for a in amounts:
                 parts = fw[a]
                 if pml is None:
-                    dep = land = 0
-                    free = True
+                    land = 0
+                    dep = cbit
                 else:
-                    dep = pml[a]
-                    x = (loc + a if fw_kind else loc - a) % R
-                    free = occ[x] < 0
-                    land = 1 << x
+                    x = loc + a if fw_kind else loc - a
+                    if x >= R:
+                        x -= R
+                    elif x < 0:
+                        x += R
+                    if occ[x] < 0:
+                        land = 1 << x
+                    else:
+                        land = _chain(cfg, pid, x, occ)
+                        ch[a].append((i, land))
+                    dep = pml[a] | cbit | land
+                fl[a].append((pid, c, dep, land, loc, parts))
                 if parts:
-                    e = (pid, c, dep | cbit if free else -1, land if free else -1, loc, parts)
-                    lv[a].append(e)
-                elif free:
-                    e = (pid, c, dep | cbit, land, loc, parts)
-                    idl[a] |= dep | cbit
-                else:
-                    e = (pid, c, -1, -1, loc, parts)
-                    lv[a].append(e)
-                er.append(e)
-                fl[a].append(e)
+                    base[a] += len(parts)
 
+    o2: list[int] | None = None  # a private copy of the board (occ, rm, hm), see below
+    r2: list[int] = rm
+    h2: list[int] = hm
     for k1, k2 in kinds:
         tab1 = rows[k1]
-        ents2 = ents[k2]
         flat2 = flat[k2]
-        live2 = live[k2]
-        idle2 = idle[k2]
+        chained2 = chained[k2]
+        base2 = basen[k2]
+        fw2 = k2 == "f"
         for loc1, pid1 in movers:
             c1 = pid1 // PEGS
             row1 = tab1[pid1]
+            same = bycol[c1]
+            bit1 = 1 << midx[pid1]
             for a in amounts:
                 d1 = row1[a]
                 if not d1:
@@ -1252,54 +1441,109 @@ cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
                         T = 0 if home_c < 0 else 1 << (R + home_c)
                         if 0 <= loc1 < HOME0:
                             T |= 1 << loc1
+                        ents_r = flat2[rest]
+                        skip = 0
                         if to1 < HOME0:
                             T |= 1 << to1
-                        board2 = None
-                        segs: list[list[Cand]] = []
-                        nseg = 0
-                        for pid2, c2, dep, land, loc2, parts2 in (
-                                flat2 if idle2[rest] & T else live2)[rest]:
-                            if pid2 == pid1:
-                                continue
-                            if not (dep if c2 == c1 else land) & T:
-                                # untouched path, free landing: same as on the original board
-                                if parts2:
-                                    segs.append(parts2)
-                                    nseg += len(parts2)
-                                continue
-                            if board2 is None:
-                                board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
-                            seg = [(_P((k2, pid2, loc2, to2, rest)), b2)
-                                   for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
-                                                         board2[2], board2[0])]
-                            if seg:
-                                segs.append(seg)
-                                nseg += len(seg)
-                        if nseg:
-                            app(_Seconds(total, part1, segs, nseg))
+                            # the mover whose landing is to1 (free on the original board)
+                            y = to1 - rest if fw2 else to1 + rest
+                            if y < 0:
+                                y += R
+                            elif y >= R:
+                                y -= R
+                            q = occ[y]
+                            if q >= 0:
+                                j = midx.get(q)
+                                if j is not None:
+                                    skip = 1 << j
+                        for j in same:
+                            if ents_r[j][2] & T:
+                                skip |= 1 << j
+                        for j, m in chained2[rest]:
+                            if m & T:
+                                skip |= 1 << j
+                        skip &= ~bit1
+                        n = base2[rest]
+                        repl: dict[int, list[Cand]] | None = None
+                        if skip:
+                            # the board after the first part: the private copy, moved
+                            # (no bump: the first peg leaves loc1 and lands on to1), and
+                            # put back after
+                            if o2 is None:
+                                o2 = occ[:]
+                                r2 = rm[:]
+                                h2 = hm[:]
+                            rm0 = r2[c1]
+                            hm0 = h2[c1]
+                            if loc1 >= HOME0:
+                                h2[c1] &= ~(1 << (loc1 - HOME0 - 1))
+                            else:
+                                o2[loc1] = -1
+                                r2[c1] &= ~(1 << loc1)
+                            if to1 >= HOME0:
+                                h2[c1] |= 1 << (to1 - HOME0 - 1)
+                            else:
+                                o2[to1] = pid1
+                                r2[c1] |= 1 << to1
+                            m = skip
+                            while m:
+                                low = m & -m
+                                j = low.bit_length() - 1
+                                m ^= low
+                                pid2, _c2, _dep, _land2, loc2, parts2 = ents_r[j]
+                                n -= len(parts2)
+                                seg = [((k2, pid2, loc2, to2, rest), b2)
+                                       for to2, b2 in _dests(cfg, k2, pid2, loc2, rest,
+                                                             r2, h2, o2)]
+                                if seg:
+                                    if repl is None:
+                                        repl = {j: seg}
+                                    else:
+                                        repl[j] = seg
+                                    n += len(seg)
+                            if loc1 < HOME0:
+                                o2[loc1] = pid1
+                            if to1 < HOME0:
+                                o2[to1] = -1
+                            r2[c1] = rm0
+                            h2[c1] = hm0
+                        n -= len(ents_r[midx[pid1]][5])
+                        if n:
+                            app(_new_seconds((n, total, part1, ents_r, skip | bit1, repl)))
                             made = True
+                            extra += n - 1
                         continue
                     T = _touched(cfg, loc1, to1, b1)
                     movers2 = _second_movers(cfg, seat, pegs, movers, cols1, recolour, pid1,
                                              to1, b1)
                     board2 = None
+                    bsegs: list[list[Cand]] = []
+                    nb = 0
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
                             continue
-                        erow = ents2.get(pid2)
-                        if erow is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
-                            _, _, dep, _, _, parts2 = erow[rest]
-                            if dep != -1 and not dep & T:
-                                # untouched path, free landing: same as on the original board
-                                for part2, b2 in parts2:
-                                    app((total, (part1, part2), (b1, b2)))
+                        j = midx.get(pid2)
+                        if j is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
+                            e2 = flat2[rest][j]
+                            if not e2[2] & T:
+                                # untouched path and landing: as on the original board
+                                if e2[5]:
+                                    bsegs.append(e2[5])
+                                    nb += len(e2[5])
                                 continue
                         if board2 is None:
                             board2 = _board_after(pegs, occ, rm, hm, pid1, to1, b1)
-                        for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1], board2[2],
-                                              board2[0]):
-                            app((total, (part1, _P((k2, pid2, loc2, to2, rest))), (b1, b2)))
-    return made
+                        seg = [((k2, pid2, loc2, to2, rest), b2)
+                               for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, board2[1],
+                                                     board2[2], board2[0])]
+                        if seg:
+                            bsegs.append(seg)
+                            nb += len(seg)
+                    if nb:
+                        app(_new_bumped((nb, total, part1, b1, bsegs)))
+                        made = True
+                        extra += nb - 1
+    return made, extra
 
 
 def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
@@ -1312,12 +1556,13 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     if b is None:
         b = st._board = _boards(cfg, pegs)
     occ, rm, hm = b
-    # the colour moved (controlled(), inline): the seat's own, or once it is done a partner's
+    # the colour moved (controlled(), inline): the seat's own, or once it is done (its home
+    # mask full) a partner's
     c = seat
-    if min(pegs[seat * PEGS:seat * PEGS + PEGS]) >= HOME0:
+    if hm[seat] == _FULL_HOME:
         c = -1
         for p in cfg.partners[seat]:
-            if min(pegs[p * PEGS:p * PEGS + PEGS]) < HOME0:
+            if hm[p] != _FULL_HOME:
                 c = p
                 break
         if c < 0:
@@ -1351,14 +1596,26 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     hmc = hm[c]
     nob = _NOB
     runs = False  # some Jack trades are kept as a _Trades run
-    for r in sorted({card >> 2 for card in st.hands[seat]}):
+    extra = 0  # its plays less one
+    # the hand's ranks, each once, ascending (a hand is sorted: one pass, else a sort)
+    ranks: list[int] = []
+    prev = -1
+    for card in st.hands[seat]:
+        r = card >> 2
+        if r > prev:
+            ranks.append(r)
+            prev = r
+        elif r < prev:
+            ranks = sorted({card >> 2 for card in st.hands[seat]})
+            break
+    for r in ranks:
         if r == 1 or r == 13:
             if start >= 0 and not (own >> cout) & 1:
                 q = occ[cout]
                 if q < 0:
-                    app((r, (_P(("o", start, START, cout, 0)),), nob))
+                    app((r, (("o", start, START, cout, 0),), nob))
                 elif q // PEGS != c:
-                    part = _P(("o", start, START, cout, 0))
+                    part = ("o", start, START, cout, 0)
                     if team_of[q // PEGS] == tc:
                         last.append((r, (part,), ((_B((q, cout, START)),),), True))
                     else:
@@ -1372,7 +1629,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                                 if 0 <= x < HOME0 and q // PEGS != c)
                 if others:
                     runs = True
-                    normal.append(_Trades(ring, others))  # type: ignore[arg-type]
+                    tr = _Trades(ring, others)
+                    extra = tr.n - 1
+                    normal.append(tr)  # type: ignore[arg-type]
             continue
         if r == 3:
             for loc, pid in movers:
@@ -1386,7 +1645,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                         continue  # snug
                     if k >= 4:
                         if not (hmc >> (k - 4)) & 7:
-                            app((3, (_P(("b", pid, loc, loc - 3, 3)),), nob))
+                            app((3, (("b", pid, loc, loc - 3, 3),), nob))
                         continue
                     if hmc & ((1 << (k - 1)) - 1):
                         continue
@@ -1395,9 +1654,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                         continue
                 q = occ[x]
                 if q < 0:
-                    app((3, (_P(("b", pid, loc, x, 3)),), nob))
+                    app((3, (("b", pid, loc, x, 3),), nob))
                 elif q // PEGS != c:
-                    part = _P(("b", pid, loc, x, 3))
+                    part = ("b", pid, loc, x, 3)
                     if team_of[q // PEGS] == tc:
                         last.append((3, (part,), ((_B((q, x, START)),),), True))
                     else:
@@ -1408,7 +1667,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
             if loc >= HOME0:
                 k = loc - HOME0
                 if k + n <= 5 and not (hmc >> k) & ((1 << n) - 1):
-                    app((r, (_P(("f", pid, loc, loc + n, n)),), nob))
+                    app((r, (("f", pid, loc, loc + n, n),), nob))
                 continue
             d = ins - loc
             if d < 0:
@@ -1416,7 +1675,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
             if n > d:
                 h = n - d
                 if h <= 5 and not fwdt[loc][d] & blk and not hmc & ((1 << h) - 1):
-                    app((r, (_P(("f", pid, loc, HOME0 + h, n)),), nob))
+                    app((r, (("f", pid, loc, HOME0 + h, n),), nob))
                 continue
             if fwdt[loc][n - 1] & blk:
                 continue
@@ -1425,9 +1684,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                 x -= R
             q = occ[x]
             if q < 0:
-                app((r, (_P(("f", pid, loc, x, n)),), nob))
+                app((r, (("f", pid, loc, x, n),), nob))
             elif q // PEGS != c:
-                part = _P(("f", pid, loc, x, n))
+                part = ("f", pid, loc, x, n)
                 if team_of[q // PEGS] == tc:
                     last.append((r, (part,), ((_B((q, x, START)),),), True))
                 else:
@@ -1435,7 +1694,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     if want_all:
         return _plays(_flat(normal)), _plays(last)
     if lazy:
-        return LegalList(normal, runs) if normal else LegalList(last)
+        return LegalList(normal, runs, len(normal) + extra) if normal else LegalList(last)
     return _flat(normal) if runs else (normal if normal else last)
 
 
@@ -1590,6 +1849,36 @@ def _insert(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return (*hand[:i], card, *hand[i:])
 
 
+_M64 = (1 << 64) - 1
+_LIMITS = tuple((1 << 64) - ((1 << 64) % m) if m else 0 for m in range(256))
+
+
+def shuffle(items: list[int], state: int) -> int:
+    """:func:`game.rules.cards.shuffle` (Fisher-Yates, one :func:`cards.below` draw per
+    step), the same steps and results, written out in one function (no call per step: the
+    deals and reshuffles are on the quiet apply's path); ``test_track_helpers`` checks it
+    against the original."""
+    n = len(items)
+    if n > len(_LIMITS):
+        from game.rules.cards import shuffle as slow
+
+        return slow(items, state)
+    limits = _LIMITS
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        limit = limits[m]
+        while True:
+            state = (state + GOLDEN) & _M64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % m
+        items[i], items[j] = items[j], items[i]
+    return state
+
+
 def _draw(s: TrackState, seat: int, events: list[Event] | None) -> None:
     """``seat`` draws one card (reshuffling the discards into a new pile when needed)."""
     if not s.pile:
@@ -1625,13 +1914,27 @@ def _tees_deal(s: TrackState, events: list[Event] | None) -> None:
         if events is not None:
             events.append({"type": "reshuffle", "count": len(cards), "dealer": s.dealer})
     k = sched[s.round]
-    pile = list(s.pile)
-    hands = [list(h) for h in s.hands]
-    for _ in range(k):
+    pile_t = s.pile
+    top = len(pile_t) - k * n
+    if top >= 0:
+        # k rounds of one card each from the top, clockwise from the dealer's left, as slices:
+        # the seat j places after the dealer gets cards j-1, j-1+n, ... counted from the top
+        dealt = pile_t[top:][::-1]
+        s.pile = pile_t[:top]
+        hl = list(s.hands)
+        dealer = s.dealer
         for j in range(1, n + 1):
-            hands[(s.dealer + j) % n].append(pile.pop())
-    s.pile = tuple(pile)
-    s.hands = tuple(tuple(sorted(h)) for h in hands)
+            t = (dealer + j) % n
+            hl[t] = tuple(sorted(hl[t] + dealt[j - 1::n]))
+        s.hands = tuple(hl)
+    else:  # too few cards even after the reshuffle (a read position): as written, it fails
+        pile = list(pile_t)
+        hands = [list(h) for h in s.hands]
+        for _ in range(k):
+            for j in range(1, n + 1):
+                hands[(s.dealer + j) % n].append(pile.pop())
+        s.pile = tuple(pile)
+        s.hands = tuple(tuple(sorted(h)) for h in hands)
     s.round += 1
     s.idle += 1
     if s.idle > 1000:
@@ -1660,8 +1963,8 @@ def _tees_continue(s: TrackState, after: int, events: list[Event] | None) -> Non
             after = s.dealer
             continue
         s.turn = seat
-        s._legal = None
-        if gen_legal(s):
+        lg = s._legal = _gen_tees(s, lazy=True)
+        if lg._n:
             if events is not None:
                 events.append({"type": "turn", "seat": seat})
             return
@@ -1800,10 +2103,13 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
 
 def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
     """:func:`apply_play` without events on the Python engine: the same steps, no event
-    branches (the simulations' path)."""
+    branches (the simulations' path); a one-part play without bumps moves inline, and the
+    classic/team draw from a pile that is not empty is merged into the one rebuild of the
+    hands."""
     cfg = st.cfg
-    s = st.copy()
-    hand = st.hands[seat]
+    s = _copy_state(st)
+    hands = st.hands
+    hand = hands[seat]
     r = play.rank
     i = 0
     for card in hand:
@@ -1812,14 +2118,14 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         i += 1
     else:
         raise RulesError(f"no card of rank {r} in hand")
-    hands = list(st.hands)
-    hands[seat] = hand[:i] + hand[i + 1:]
-    s.hands = tuple(hands)
+    hl = list(hands)
+    hl[seat] = hand[:i] + hand[i + 1:]
     s.discards = (*st.discards, card)
     s.nplays = st.nplays + 1
     s.idle = 0
     parts = play.parts
-    if parts[0][0] == "x":
+    part = parts[0]
+    if part[0] == "x":
         s._board = st._board
     else:
         pegs = list(st.pegs)
@@ -1830,57 +2136,83 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         rm = ob[1][:]
         hm = ob[2][:]
         homed = False
-        for part, bumps in zip(parts, play.bumps, strict=True):
-            kind, pid, frm, to, n = part
-            if kind == "t":
-                c, oc = pid // PEGS, n // PEGS
-                pegs[pid] = to
-                pegs[n] = frm
-                occ[to] = pid
-                occ[frm] = n
-                rm[c] ^= (1 << frm) | (1 << to)
-                rm[oc] ^= (1 << frm) | (1 << to)
-                continue
-            if bumps:
-                _do(pegs, occ, rm, hm, pid, to, bumps)
-            else:
-                c = pid // PEGS
-                pegs[pid] = to
-                if frm >= HOME0:
-                    hm[c] &= ~(1 << (frm - HOME0 - 1))
-                elif frm >= 0:
-                    occ[frm] = -1
-                    rm[c] &= ~(1 << frm)
-                if to >= HOME0:
-                    hm[c] |= 1 << (to - HOME0 - 1)
-                else:
-                    occ[to] = pid
-                    rm[c] |= 1 << to
+        bumps_of = play.bumps
+        if len(parts) == 1 and not bumps_of[0] and part[0] != "t":
+            # the common case: one part, nothing bumped: lift the peg, put it down
+            _kind, pid, frm, to, _n = part
+            c = pid // PEGS
+            pegs[pid] = to
+            if frm >= HOME0:
+                hm[c] &= ~(1 << (frm - HOME0 - 1))
+            elif frm >= 0:
+                occ[frm] = -1
+                rm[c] &= ~(1 << frm)
             if to >= HOME0:
+                hm[c] |= 1 << (to - HOME0 - 1)
                 homed = True
+            else:
+                occ[to] = pid
+                rm[c] |= 1 << to
+        else:
+            for part, bumps in zip(parts, bumps_of, strict=True):
+                kind, pid, frm, to, n = part
+                if kind == "t":
+                    c, oc = pid // PEGS, n // PEGS
+                    pegs[pid] = to
+                    pegs[n] = frm
+                    occ[to] = pid
+                    occ[frm] = n
+                    rm[c] ^= (1 << frm) | (1 << to)
+                    rm[oc] ^= (1 << frm) | (1 << to)
+                    continue
+                if bumps:
+                    _do(pegs, occ, rm, hm, pid, to, bumps)
+                else:
+                    c = pid // PEGS
+                    pegs[pid] = to
+                    if frm >= HOME0:
+                        hm[c] &= ~(1 << (frm - HOME0 - 1))
+                    elif frm >= 0:
+                        occ[frm] = -1
+                        rm[c] &= ~(1 << frm)
+                    if to >= HOME0:
+                        hm[c] |= 1 << (to - HOME0 - 1)
+                    else:
+                        occ[to] = pid
+                        rm[c] |= 1 << to
+                if to >= HOME0:
+                    homed = True
         s.pegs = tuple(pegs)
         s._board = (occ, rm, hm)
         if homed:
             team = cfg.team_of[seat]
             if all(min(pegs[c * PEGS:c * PEGS + PEGS]) >= HOME0 for c in cfg.teams[team]):
+                s.hands = tuple(hl)
                 s.winner = team
                 s.turn = -1
                 return s
     rules = cfg.rules
     if rules == TEES:
+        s.hands = tuple(hl)
         _tees_continue(s, seat, None)
-    elif rules == CLASSIC:
-        nxt = seat + 1
-        if nxt == cfg.n:
-            nxt = 0
-        s.turn = nxt
-        _draw(s, nxt, None)
+        return s
+    nxt = seat + 1
+    if nxt == cfg.n:
+        nxt = 0
+    drawer = nxt if rules == CLASSIC else seat
+    pile = st.pile
+    if pile:
+        # _draw, inline: the top card into the drawer's sorted hand
+        card = pile[-1]
+        s.pile = pile[:-1]
+        h = hl[drawer]
+        j = bisect_right(h, card)
+        hl[drawer] = (*h[:j], card, *h[j:])
+        s.hands = tuple(hl)
     else:
-        _draw(s, seat, None)
-        nxt = seat + 1
-        if nxt == cfg.n:
-            nxt = 0
-        s.turn = nxt
+        s.hands = tuple(hl)
+        _draw(s, drawer, None)
+    s.turn = nxt
     return s
 
 
