@@ -182,3 +182,29 @@ def test_every_table_size_fits_and_the_own_layout_is_largest(app: App,
             assert a.collidelist(everything[i + 1:]) == -1, (n, size, a)
         s.close()
         app.pop()
+
+
+def test_a_smaller_layout_draws_only_its_places(app: App) -> None:
+    """A layout of 4 (a shorter game, or a seat that won hands) shows four cards; places 5-10
+    are empty outlines. (The seat plate's text size once took the layout size's name, and
+    every layout was drawn with ten cards.)"""
+    s = LocalSession("layout", {"seats": 2, "layout_size": 4}, speed="blitz", cpu=SyncCpu(),
+                     clock=app.table_clock)
+    assert s.sit(0, "Player").ok and s.start().ok
+    table = app.open_table(s)
+    assert isinstance(table, LayoutTableScene)
+    for _ in range(20):
+        app.frame(0.5)
+    table.timeline.finish()
+    frames(app)
+    assert table.shown["sizes"] == [4, 4]
+    app.draw()
+    def near(c: pygame.Color, d: pygame.Color) -> bool:
+        return max(abs(c.r - d.r), abs(c.g - d.g), abs(c.b - d.b)) <= 16
+
+    for seat in (0, 1):
+        rects = table.place_rects[seat]
+        back = app.screen.get_at(rects[0].center)
+        assert all(near(app.screen.get_at(r.center), back) for r in rects[:4])  # 4 cards
+        empty = [app.screen.get_at(r.center) for r in rects[4:]]
+        assert not [c for c in empty if near(c, back)], (seat, empty, back)

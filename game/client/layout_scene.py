@@ -435,9 +435,9 @@ class LayoutTableScene(TableScene):
             glow = None
             if s["kind"] == "person" and not s.get("local"):
                 glow = theme.GOOD if s["connected"] else theme.BAD
-            size = max(12, min(self.px(24), int(r0.h * (0.30 if seat != me else 0.18))))
-            pd = max(10, size)  # the seat's peg with its colour's mark: never colour alone
-            lt = a.fit_text(label + extra, size, col if not turn else theme.FOCUS,
+            fs = max(12, min(self.px(24), int(r0.h * (0.30 if seat != me else 0.18))))
+            pd = max(10, fs)  # the seat's peg with its colour's mark: never colour alone
+            lt = a.fit_text(label + extra, fs, col if not turn else theme.FOCUS,
                             rects[4].right - r0.x - pd - 4)
             lr = lt.get_rect(bottomleft=(r0.x + pd + 4, r0.y - 3))
             if turn or glow:
