@@ -765,6 +765,42 @@ def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int,
             rm[c] |= 1 << qt
 
 
+def _move_parts(parts: Sequence[Any], bumps_of: Sequence[Bumps], pegs: list[int],
+                occ: list[int], rm: list[int], hm: list[int]) -> bool:
+    """Move a play's parts on the board (``pegs`` and the occupancy, ring and home masks, in
+    place), for both apply paths (the events are the caller's); True when a peg went home."""
+    homed = False
+    for part, bumps in zip(parts, bumps_of, strict=True):
+        kind, pid, frm, to, n = part
+        if kind == "t":
+            c, oc = pid // PEGS, n // PEGS
+            pegs[pid] = to
+            pegs[n] = frm
+            occ[to] = pid
+            occ[frm] = n
+            rm[c] ^= (1 << frm) | (1 << to)
+            rm[oc] ^= (1 << frm) | (1 << to)
+            continue
+        if bumps:
+            _do(pegs, occ, rm, hm, pid, to, bumps)
+        else:  # lift the peg, put it down
+            c = pid // PEGS
+            pegs[pid] = to
+            if frm >= HOME0:
+                hm[c] &= ~(1 << (frm - HOME0 - 1))
+            elif frm >= 0:
+                occ[frm] = -1
+                rm[c] &= ~(1 << frm)
+            if to >= HOME0:
+                hm[c] |= 1 << (to - HOME0 - 1)
+            else:
+                occ[to] = pid
+                rm[c] |= 1 << to
+        if to >= HOME0:
+            homed = True
+    return homed
+
+
 def _board_after(pegs: tuple[int, ...] | list[int], occ: list[int], rm: list[int],
                  hm: list[int], pid: int, to: int, bumps: Bumps
                  ) -> tuple[list[int], list[int], list[int]]:
@@ -2044,35 +2080,9 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
         occ = ob[0][:]
         rm = ob[1][:]
         hm = ob[2][:]
-        homed = False
-        for part, bumps in zip(parts, play.bumps, strict=True):
-            kind, pid, frm, to, n = part
-            if kind == "t":
-                c, oc = pid // PEGS, n // PEGS
-                pegs[pid] = to
-                pegs[n] = frm
-                occ[to] = pid
-                occ[frm] = n
-                rm[c] ^= (1 << frm) | (1 << to)
-                rm[oc] ^= (1 << frm) | (1 << to)
-            elif bumps:
-                _do(pegs, occ, rm, hm, pid, to, bumps)
-            else:  # the common case, inline: lift the peg, put it down
-                c = pid // PEGS
-                pegs[pid] = to
-                if frm >= HOME0:
-                    hm[c] &= ~(1 << (frm - HOME0 - 1))
-                elif frm >= 0:
-                    occ[frm] = -1
-                    rm[c] &= ~(1 << frm)
-                if to >= HOME0:
-                    hm[c] |= 1 << (to - HOME0 - 1)
-                else:
-                    occ[to] = pid
-                    rm[c] |= 1 << to
-            if to >= HOME0:
-                homed = True
-            if ev is not None:
+        homed = _move_parts(parts, play.bumps, pegs, occ, rm, hm)
+        if ev is not None:
+            for part, bumps in zip(parts, play.bumps, strict=True):
                 _part_events(cfg, part, bumps, ev)
         s.pegs = tuple(pegs)
         s._board = (occ, rm, hm)
@@ -2135,53 +2145,7 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         occ = ob[0][:]
         rm = ob[1][:]
         hm = ob[2][:]
-        homed = False
-        bumps_of = play.bumps
-        if len(parts) == 1 and not bumps_of[0] and part[0] != "t":
-            # the common case: one part, nothing bumped: lift the peg, put it down
-            _kind, pid, frm, to, _n = part
-            c = pid // PEGS
-            pegs[pid] = to
-            if frm >= HOME0:
-                hm[c] &= ~(1 << (frm - HOME0 - 1))
-            elif frm >= 0:
-                occ[frm] = -1
-                rm[c] &= ~(1 << frm)
-            if to >= HOME0:
-                hm[c] |= 1 << (to - HOME0 - 1)
-                homed = True
-            else:
-                occ[to] = pid
-                rm[c] |= 1 << to
-        else:
-            for part, bumps in zip(parts, bumps_of, strict=True):
-                kind, pid, frm, to, n = part
-                if kind == "t":
-                    c, oc = pid // PEGS, n // PEGS
-                    pegs[pid] = to
-                    pegs[n] = frm
-                    occ[to] = pid
-                    occ[frm] = n
-                    rm[c] ^= (1 << frm) | (1 << to)
-                    rm[oc] ^= (1 << frm) | (1 << to)
-                    continue
-                if bumps:
-                    _do(pegs, occ, rm, hm, pid, to, bumps)
-                else:
-                    c = pid // PEGS
-                    pegs[pid] = to
-                    if frm >= HOME0:
-                        hm[c] &= ~(1 << (frm - HOME0 - 1))
-                    elif frm >= 0:
-                        occ[frm] = -1
-                        rm[c] &= ~(1 << frm)
-                    if to >= HOME0:
-                        hm[c] |= 1 << (to - HOME0 - 1)
-                    else:
-                        occ[to] = pid
-                        rm[c] |= 1 << to
-                if to >= HOME0:
-                    homed = True
+        homed = _move_parts(parts, play.bumps, pegs, occ, rm, hm)
         s.pegs = tuple(pegs)
         s._board = (occ, rm, hm)
         if homed:
