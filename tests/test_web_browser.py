@@ -12,12 +12,15 @@ from __future__ import annotations
 import os
 import shutil
 import time
+import urllib.parse
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from game.table.record import record_text
 from net.web import qr_svg
 from tests.net_bots import Bot, host_bot, make_table
 from tests.test_web import web_host
@@ -119,7 +122,6 @@ def test_a_phone_plays_a_whole_trash_game_beside_a_desktop(browser: Any) -> None
         bots = [desk]
         until(bots, lambda: desk.seat == 0, what="desktop seated")
         # The QR code the lobby shows (and /qr.svg serves) encodes exactly this link.
-        import urllib.request
 
         with urllib.request.urlopen(f"http://127.0.0.1:{ht.host.web.port}/qr.svg") as r:
             assert r.read() == qr_svg(url)
@@ -178,8 +180,18 @@ def test_a_phone_plays_a_whole_trash_game_beside_a_desktop(browser: Any) -> None
             time.sleep(0.02)
         until(bots, lambda: state(d)["phase"] == "over", 20, "game over on the phone")
         until(bots, lambda: desk.outcome is not None, 10, "game over on the desktop")
+        until(bots, lambda: js(d, "return !!document.querySelector('#record')"), 10,
+              "the record to save on the phone")
         shot(d, "6-over")
         assert table.phase == "over" and plays >= 4 and paused and dropped and reloaded
+        # the phone can keep the game: the table's own record, whole, as a file to save
+        link = js(d, """const a = document.querySelector('#record');
+          return {href: a.getAttribute('href'), name: a.getAttribute('download'),
+                  h: a.getBoundingClientRect().height};""")
+        assert link["name"].endswith(".ttr") and link["h"] >= 44
+        prefix = "data:text/plain;charset=utf-8,"
+        assert link["href"].startswith(prefix)
+        assert urllib.parse.unquote(link["href"][len(prefix):]) == record_text(table)
         assert any(s == 2 for s, _p in table.log)
         assert table.seat_info(2)["kind"] == "person" and table.seat_info(2)["name"] == "Pia"
         assert not state(d)["error"]

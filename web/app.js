@@ -83,7 +83,7 @@ function takeSnapshot(s) {
 
 function take(m) {
   switch (m.t) {
-    case "snapshot": takeSnapshot(m); S.legal = m.legal_words || []; break;
+    case "snapshot": takeSnapshot(m); S.legal = m.legal_words || []; if (m.record) S.record = m.record; break;
     case "reset": takeSnapshot(m.snapshot); S.legal = m.legal_words || []; break;
     case "table": S.pub = { ...S.pub, ...m, view: S.view }; break;
     case "start": case "play":
@@ -99,6 +99,7 @@ function take(m) {
       S.legal = m.legal_words || [];
       S.selected = null; S.first = null; S.hint = null;
       break;
+    case "record": S.record = m.text; break; // the finished game's record (docs/record.md)
     case "refused": S.note = `Not accepted: ${m.message}`; break;
     case "hint": S.hint = m; if (m.play) S.selected = prefixOf(m.play); break;
     case "error":
@@ -277,8 +278,11 @@ function overScreen() {
   const o = S.pub.outcome || {};
   const win = (o.winners || o.winning_seats || []).map(seatName).join(", ");
   const pts = Object.entries(S.pub.points || {}).map(([s, p]) => `${esc(seatName(Number(s)))}: ${esc(p)}`);
+  // the table's own record, to keep: the same file the desktop's "Save record..." writes
+  const rec = S.record ? `<p><a class="btn big" id="record" download="tee-table-game.ttr" ` +
+    `href="data:text/plain;charset=utf-8,${encodeURIComponent(S.record)}">Save the game's record</a></p>` : "";
   return `<h2>Game over</h2><p>${win ? esc(win) + " won." : ""}</p>` +
-    (pts.length ? `<p>Points: ${pts.join(", ")}</p>` : "");
+    (pts.length ? `<p>Points: ${pts.join(", ")}</p>` : "") + rec;
 }
 
 function render() {
