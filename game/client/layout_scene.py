@@ -561,5 +561,5 @@ class LayoutTableScene(TableScene):
             surf.blit(bt, bt.get_rect(center=box.center))
         if self.show_pause():
             self.draw_pause(surf)
-        if pub["phase"] == "over" and self.timeline.idle:
+        if self.results_shown():
             self.draw_results(surf)

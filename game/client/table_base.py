@@ -595,6 +595,13 @@ class TableScene(Scene):
         super().relayout(size)
         self.layout_results(*size)
 
+    def results_shown(self) -> bool:
+        """The end screen is up: the game is over and its last animations played. Never at a
+        replay (``can_play`` False): its End is the last position, and the viewer on top
+        takes every key and click, so Back and Rematch would be dead buttons over it."""
+        return (self.public["phase"] == "over" and self.timeline.idle
+                and getattr(self.session, "can_play", True))
+
     def layout_results(self, w: int, h: int) -> None:
         """The end screen: a panel with the standings; Back, Watch again, Save record... (when
         the game was kept) and Rematch along its bottom."""
@@ -943,7 +950,7 @@ class TableScene(Scene):
         show = self.show_pause()
         self.ready_button.visible = show and self.i_must_ready()
         self.leave_button.visible = show
-        ended = over and self.timeline.idle
+        ended = self.results_shown()
         if ended and not self.done_button.visible:  # the end screen opens: Enter is Rematch
             self.form.focus(self.rematch_button if self.can_rematch() else self.done_button)
         self.done_button.visible = ended

@@ -1,0 +1,77 @@
+"""Defects found by playing the game in a window as a new player would (the second pass),
+each pinned by a test through the real loop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from game.client.app import App
+from game.client.replay import ReplaySession
+from game.rules.record import RecordSeat, format_record, make_record, rules_of
+from tests.client_app import close_app, table_app
+from tests.client_testing import frames, key
+
+
+def short_trash(seed: int = 3) -> str:
+    """A finished Trash game for two with layouts of two (a few hands):
+    seat 0 a person, seat 1 a CPU; the plays are the first legal ones, turned by the seed."""
+    game, config = "layout", {"seats": 2, "layout_size": 2}
+    rules = rules_of(game)
+    s = rules.new_game(rules.normalize_config(config), seed)
+    plays: list[tuple[int, str, str]] = []
+    while (m := rules.to_move(s)) is not None:
+        legal = [str(t) for t in rules.legal_tokens(s)]
+        tok = legal[(seed + len(plays)) % len(legal)]
+        plays.append((m, tok, "person" if m == 0 else "cpu"))
+        s, _ = rules.apply(s, m, tok)
+    seats = [RecordSeat(0, "person", "person", "Ada"), RecordSeat(1, "cpu", "tricky", "Bo")]
+    return format_record(make_record(game, config, seed, seats, plays, date="2026-12-02",
+                                     version="0.1.0"))
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    a = table_app(tmp_path)
+    yield a
+    close_app(a)
+
+
+def brightness(surf: pygame.Surface, rect: pygame.Rect) -> float:
+    """The mean of r+g+b over ``rect`` (every 4th pixel)."""
+    total, n = 0, 0
+    for y in range(rect.top, rect.bottom, 4):
+        for x in range(rect.left, rect.right, 4):
+            c = surf.get_at((x, y))
+            total += c.r + c.g + c.b
+            n += 1
+    return total / n
+
+
+def test_a_replay_at_its_end_shows_the_last_position_not_a_dead_end_panel(app: App) -> None:
+    """At a replay's last play the table under the viewer is "over": it drew its end panel
+    (the board shaded away, Back and Rematch buttons that no click or key reached, the
+    viewer being on top) over the very position End is for."""
+    assert app.open_replay(short_trash()) is None
+    ov = app.top
+    assert ov is not None and ov.name == "replay"
+    s: ReplaySession = ov.session  # type: ignore[assignment]
+    table: Any = app.scenes[-2]
+    area = pygame.Rect(0, 0, ov.panel.x, ov.bar.y // 5)  # the top of the table's part
+    key(app, pygame.K_END)
+    key(app, pygame.K_LEFT)  # one play before the end: the game is on
+    frames(app, 60, 0.1)
+    assert s.n == s.plays - 1 and table.public["phase"] != "over"
+    app.draw()
+    before = brightness(app.screen, area)
+    key(app, pygame.K_RIGHT)  # the last play: the game is over
+    frames(app, 60, 0.1)
+    assert s.n == s.plays and table.public["phase"] == "over" and table.timeline.idle
+    app.draw()
+    assert brightness(app.screen, area) > 0.7 * before  # not shaded away
+    assert not table.rematch_button.visible and not table.done_button.visible
+    key(app, pygame.K_RETURN)  # Enter is no Rematch here: the viewer stays
+    assert app.top is ov and s.n == s.plays
