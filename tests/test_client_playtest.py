@@ -11,6 +11,8 @@ import pytest
 
 from game.client.app import App
 from game.client.replay import ReplaySession
+from game.client.session import LocalSession
+from game.cpu_worker import SyncCpu
 from game.rules.record import RecordSeat, format_record, make_record, rules_of
 from tests.client_app import close_app, table_app
 from tests.client_testing import frames, key
@@ -75,3 +77,19 @@ def test_a_replay_at_its_end_shows_the_last_position_not_a_dead_end_panel(app: A
     assert not table.rematch_button.visible and not table.done_button.visible
     key(app, pygame.K_RETURN)  # Enter is no Rematch here: the viewer stays
     assert app.top is ov and s.n == s.plays
+
+
+def test_a_one_turn_trash_game_says_one_turn(app: App) -> None:
+    """The end panel's line under the winner: "1 hand, 1 turn" (it said "1 turns"). Seed 3,
+    layouts of one: Blue leads, draws from the stock a card that fits and wins at once."""
+    s = LocalSession("layout", {"seats": 2, "layout_size": 1}, speed="blitz", seed=3,
+                     cpu=SyncCpu(), clock=app.table_clock)
+    assert s.sit(0, "Ada").ok and s.start().ok
+    table: Any = app.open_table(s)
+    frames(app, 2)  # the first frames set the buttons' visibility
+    for _ in range(100):
+        if table.done_button.visible:
+            break
+        app.frame(0.2)
+    assert table.public["phase"] == "over" and table.public["turns"] == 1
+    assert table.results_subtitle() == "1 hand, 1 turn"
