@@ -597,10 +597,10 @@ class TableScene(Scene):
 
     def results_shown(self) -> bool:
         """The end screen is up: the game is over and its last animations played. Never at a
-        replay (``can_play`` False): its End is the last position, and the viewer on top
+        replay (``Session.replay``): its End is the last position, and the viewer on top
         takes every key and click, so Back and Rematch would be dead buttons over it."""
         return (self.public["phase"] == "over" and self.timeline.idle
-                and getattr(self.session, "can_play", True))
+                and not self.session.replay)
 
     def layout_results(self, w: int, h: int) -> None:
         """The end screen: a panel with the standings; Back, Watch again, Save record... (when
