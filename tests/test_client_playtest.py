@@ -93,3 +93,18 @@ def test_a_one_turn_trash_game_says_one_turn(app: App) -> None:
         app.frame(0.2)
     assert table.public["phase"] == "over" and table.public["turns"] == 1
     assert table.results_subtitle() == "1 hand, 1 turn"
+
+
+def test_the_trash_review_names_plays_in_words() -> None:
+    """The review panel of a Trash replay said "Play 13: Bo played S" and "The Nasty CPU
+    would play W3": the notation, which a player never sees at the table. Now the notation
+    with its words, as the table's hints say them."""
+    s = ReplaySession(short_trash(), review_runner=None)
+    try:
+        toks = [p.token for p in s.record.plays]
+        n = toks.index("S") + 1
+        assert s.words(n) == "S (a card from the stock)"
+        assert s.words(n, "D") == "D (the top discard)"
+        assert s.words(n, "W3") == "W3 (the wild card on place 3)"
+    finally:
+        s.close()
