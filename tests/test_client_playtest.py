@@ -15,7 +15,7 @@ from game.client.session import LocalSession
 from game.cpu_worker import SyncCpu
 from game.rules.record import RecordSeat, format_record, make_record, rules_of
 from tests.client_app import close_app, table_app
-from tests.client_testing import frames, key
+from tests.client_testing import frames, key, resize
 
 
 def short_trash(seed: int = 3) -> str:
@@ -108,3 +108,19 @@ def test_the_trash_review_names_plays_in_words() -> None:
         assert s.words(n, "W3") == "W3 (the wild card on place 3)"
     finally:
         s.close()
+
+
+def test_the_trash_move_log_keeps_clear_of_ones_own_name_plate(app: App) -> None:
+    """At 800x600 with the review beside the table (a replay), or any window where the piles
+    go above one's layout, the move log's box came down over one's own name plate."""
+    resize(app, 800, 600)
+    assert app.open_replay(short_trash()) is None
+    frames(app, 3)
+    table: Any = app.scenes[-2]
+    assert not table.piles_beside  # the layout this is about
+    me = table.me()
+    assert not table.log_rect.colliderect(table.plate_rect(me)), (
+        table.log_rect, table.plate_rect(me))
+    # nor any of the places, the piles or their labels
+    assert table.log_rect.collidelist(table.place_rects[me]) == -1
+    assert not table.log_rect.colliderect(table.stock_rect)

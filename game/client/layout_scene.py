@@ -162,8 +162,10 @@ class LayoutTableScene(TableScene):
                 self.log_rect = band  # narrow window: the empty band above my layout
         else:
             band_y = y0 - self.px(150) + self.px(6)
+            # down to the top of my name plate (its text and highlight: about 1.3 text sizes)
+            plate = int(max(12, min(self.px(24), int(ch * 0.18))) * 1.3) + 12
             self.log_rect = pygame.Rect(m, band_y, max(60, self.stock_rect.x - self.px(24) - m),
-                                        max(40, y0 - band_y - self.px(10)))
+                                        max(40, y0 - band_y - max(self.px(10), plate)))
         bw = self.px(260)
         cx2, cy2 = w // 2, h // 2
         self.ready_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(20), bw, self.px(58))
@@ -413,6 +415,23 @@ class LayoutTableScene(TableScene):
         wild_rank = 13 if self.session.config.get("wild") == "K" else 11
         return (card >> 2) == wild_rank
 
+    def _plate(self, seat: int) -> tuple[int, int, str]:
+        """A seat's name plate above its layout: the text size, the peg's size, the text."""
+        r0 = self.place_rects[seat][0]
+        won = self.shown["won"][seat] if seat < len(self.shown["won"]) else 0
+        text = seat_label(self.public["seats"][seat]) + (f"   hands won: {won}" if won else "")
+        fs = max(12, min(self.px(24), int(r0.h * (0.30 if seat != self.me() else 0.18))))
+        return fs, max(10, fs), text  # the peg with its colour's mark: never colour alone
+
+    def plate_rect(self, seat: int) -> pygame.Rect:
+        """Where ``seat``'s name plate is drawn (the peg, the text, the turn's highlight)."""
+        rects = self.place_rects[seat]
+        r0 = rects[0]
+        fs, pd, text = self._plate(seat)
+        lt = self.stage.assets.fit_text(text, fs, theme.TEXT, rects[4].right - r0.x - pd - 4)
+        lr = lt.get_rect(bottomleft=(r0.x + pd + 4, r0.y - 3))
+        return lr.union(pygame.Rect(r0.x, lr.y, pd, lr.h)).inflate(10, 4)
+
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
         a = self.stage.assets
@@ -428,16 +447,12 @@ class LayoutTableScene(TableScene):
             col = theme.seat_colour(seat)
             # name plate above the layout
             r0 = rects[0]
-            label = seat_label(s)
-            won = self.shown["won"][seat] if seat < len(self.shown["won"]) else 0
-            extra = f"   hands won: {won}" if won else ""
             turn = self.view().get("turn") == seat and pub["phase"] == "playing"
             glow = None
             if s["kind"] == "person" and not s.get("local"):
                 glow = theme.GOOD if s["connected"] else theme.BAD
-            fs = max(12, min(self.px(24), int(r0.h * (0.30 if seat != me else 0.18))))
-            pd = max(10, fs)  # the seat's peg with its colour's mark: never colour alone
-            lt = a.fit_text(label + extra, fs, col if not turn else theme.FOCUS,
+            fs, pd, text = self._plate(seat)
+            lt = a.fit_text(text, fs, col if not turn else theme.FOCUS,
                             rects[4].right - r0.x - pd - 4)
             lr = lt.get_rect(bottomleft=(r0.x + pd + 4, r0.y - 3))
             if turn or glow:
