@@ -124,3 +124,23 @@ def test_the_trash_move_log_keeps_clear_of_ones_own_name_plate(app: App) -> None
     # nor any of the places, the piles or their labels
     assert table.log_rect.collidelist(table.place_rects[me]) == -1
     assert not table.log_rect.colliderect(table.stock_rect)
+
+
+def test_a_replays_jump_does_not_say_nothing_was_played(app: App) -> None:
+    """After a jump (End, a hand, the slider) the table's move log started empty, so it said
+    "Nothing played yet." at play 13 of 30. It now says where the jump landed."""
+    assert app.open_replay(short_trash()) is None
+    ov = app.top
+    assert ov is not None
+    s: ReplaySession = ov.session  # type: ignore[assignment]
+    table: Any = app.scenes[-2]
+    key(app, pygame.K_END)
+    frames(app, 3)
+    turns = table.public["turns"]
+    assert s.n == s.plays and turns > 1
+    assert [(e.seat, e.lines) for e in table.log.entries] == [
+        (None, [f"Jumped here: {turns} turns played"])]
+    key(app, pygame.K_HOME)  # the start: nothing played, truly
+    frames(app, 3)
+    assert s.n == 0 and all(e.lines != [] and "Jumped" not in e.lines[0]
+                            for e in table.log.entries)

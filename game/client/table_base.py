@@ -998,6 +998,10 @@ class TableScene(Scene):
             self._last_view = self.session.view(self._event_seat())
             if msg["type"] == "reset" and self.session.replay:
                 self.log.clear()  # the viewer jumped: the list starts again from here
+                turns = int(self.session.public.get("turns") or 0)
+                if turns:  # (an empty list would say "Nothing played yet.")
+                    self.log.add(LogEntry(None, [
+                        f"Jumped here: {turns} turn{'s' if turns != 1 else ''} played"]))
             elif msg["type"] == "reset":
                 self.log.add(LogEntry(None, ["The table went back to an earlier turn"]))
 
