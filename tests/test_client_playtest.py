@@ -15,7 +15,7 @@ from game.client.session import LocalSession
 from game.cpu_worker import SyncCpu
 from game.rules.record import RecordSeat, format_record, make_record, rules_of
 from tests.client_app import close_app, table_app
-from tests.client_testing import frames, key, resize
+from tests.client_testing import click, frames, key, resize
 
 
 def short_trash(seed: int = 3) -> str:
@@ -144,3 +144,32 @@ def test_a_replays_jump_does_not_say_nothing_was_played(app: App) -> None:
     frames(app, 3)
     assert s.n == 0 and all(e.lines != [] and "Jumped" not in e.lines[0]
                             for e in table.log.entries)
+
+
+def test_the_hand_won_banner_stays_readable_for_six_at_800x600(app: App) -> None:
+    """Six seats at 800x600: "X won hand 1!  Places next hand: ..." names every seat, and the
+    one-line banner shrank it to 12 px. It now wraps onto up to three lines."""
+    resize(app, 800, 600)
+    s = LocalSession("layout", {"seats": 6, "layout_size": 2}, speed="blitz", seed=5,
+                     cpu=SyncCpu(), clock=app.table_clock)
+    assert s.sit(0, "Ada").ok and s.start().ok
+    table: Any = app.open_table(s)
+    for _ in range(3000):  # Ada plays the first legal play by a click
+        if table.banner:
+            break
+        legal = table.legal_plays()
+        if legal and table.view()["pending"] == "source":
+            click(app, (table.stock_rect if "S" in legal else table.discard_rect).center)
+        elif legal:
+            click(app, table.place_rects[0][int(legal[0][1:]) - 1].center)
+        app.frame(0.05)
+    assert table.banner, (table.public["turns"], table.public["phase"], table.shown["sizes"])
+    assert table.banner.count(",") >= 5  # every seat named
+    box, lines, size = table.banner_layout(*app.screen.get_size())
+    assert size >= 14, (size, lines)
+    assert 1 < len(lines) <= 3 and " ".join(" ".join(lines).split()) == " ".join(
+        table.banner.split())  # all of it, in order
+    font = app.assets.font(size)
+    assert all(font.size(line)[0] <= box.w - 24 for line in lines)
+    assert box.h >= len(lines) * size
+    app.draw()  # and it draws

@@ -415,6 +415,22 @@ class LayoutTableScene(TableScene):
         wild_rank = 13 if self.session.config.get("wild") == "K" else 11
         return (card >> 2) == wild_rank
 
+    def banner_layout(self, w: int, h: int) -> tuple[pygame.Rect, list[str], int]:
+        """The hand-won banner: its box, its lines (wrapped, up to three: six seats' places
+        make a long line) and their text size (smaller only when three lines are not
+        enough)."""
+        a = self.stage.assets
+        bw = min(int(w * 0.94), self.px(900))
+        text = " ".join((self.banner or "").split())
+        size = self.px(28)
+        lines = a.wrap(text, size, bw - 24)
+        while len(lines) > 3 and size > 8:
+            size = max(8, int(size * 0.9))
+            lines = a.wrap(text, size, bw - 24)
+        box = pygame.Rect(0, 0, bw, max(self.px(90), int(size * 1.25) * len(lines) + self.px(40)))
+        box.center = (w // 2, h // 2 - self.px(40))
+        return box, lines, size
+
     def _plate(self, seat: int) -> tuple[int, int, str]:
         """A seat's name plate above its layout: the text size, the peg's size, the text."""
         r0 = self.place_rects[seat][0]
@@ -569,11 +585,14 @@ class LayoutTableScene(TableScene):
                                                     max(40, sr.x - self.px(30)),
                                                     sr.bottom - self.px(60)))
         if self.banner:
-            box = pygame.Rect(0, 0, min(int(w * 0.94), self.px(900)), self.px(90))
-            box.center = (w // 2, h // 2 - self.px(40))
+            box, lines, size = self.banner_layout(w, h)
             surf.blit(a.nine_slice("panel", box.size, 14), box)
-            bt = a.fit_text(self.banner, self.px(28), theme.ACCENT, box.w - 24)
-            surf.blit(bt, bt.get_rect(center=box.center))
+            step = int(size * 1.25)
+            y = box.centery - step * len(lines) // 2
+            for line in lines:
+                bt = a.fit_text(line, size, theme.ACCENT, box.w - 24)
+                surf.blit(bt, bt.get_rect(midtop=(box.centerx, y)))
+                y += step
         if self.show_pause():
             self.draw_pause(surf)
         if self.results_shown():
