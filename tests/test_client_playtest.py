@@ -173,3 +173,26 @@ def test_the_hand_won_banner_stays_readable_for_six_at_800x600(app: App) -> None
     assert all(font.size(line)[0] <= box.w - 24 for line in lines)
     assert box.h >= len(lines) * size
     app.draw()  # and it draws
+
+
+def test_the_trash_piles_labels_stay_readable_in_a_narrow_replay(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """800x600 with the review beside it: the Trash table has 560 px of width, its sizes
+    scale by that, and "Stock 74", "Discards 1", "Hand 2  Speed: normal" came out at 9-10 px.
+    Now no smaller than 12 px, like the place numbers and the move log."""
+    resize(app, 800, 600)
+    assert app.open_replay(short_trash()) is None
+    frames(app, 3)
+    sizes: dict[str, int] = {}
+    real = app.assets.text
+
+    def text(t: str, px: int, *args: Any, **kw: Any) -> pygame.Surface:
+        for head in ("Stock ", "Discards ", "Hand "):
+            if t.startswith(head):
+                sizes[head] = min(px, sizes.get(head, px))
+        return real(t, px, *args, **kw)
+
+    monkeypatch.setattr(app.assets, "text", text)
+    app.draw()
+    assert set(sizes) == {"Stock ", "Discards ", "Hand "}
+    assert min(sizes.values()) >= 12, sizes

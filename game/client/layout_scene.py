@@ -506,13 +506,14 @@ class LayoutTableScene(TableScene):
             surf.blit(a.scaled("card_back", sr.size), sr)
         else:
             pygame.draw.rect(surf, theme.BG2, sr, 2, border_radius=8)
-        st = a.text(f"Stock {self.shown['stock']}", self.px(20), theme.TEXT)
+        st = a.text(f"Stock {self.shown['stock']}", max(12, self.px(20)), theme.TEXT)
         surf.blit(st, st.get_rect(midtop=(sr.centerx, sr.bottom + 4)))
         if self.shown["top"] is not None and self.shown["discards"] > 0:
             surf.blit(a.scaled(theme.card_sprite(self.shown["top"]), dr.size), dr)
         else:
             pygame.draw.rect(surf, theme.BG2, dr, 2, border_radius=8)
-        dt_ = a.text(f"Discards {self.shown['discards']}", self.px(20), theme.TEXT)
+        dt_ = a.text(f"Discards {self.shown['discards']}", max(12, self.px(20)),
+                     theme.TEXT)
         surf.blit(dt_, dt_.get_rect(midtop=(dr.centerx, dr.bottom + 4)))
         for name, r in (("S", sr), ("D", dr)):
             if self.hint == name:  # the hint's source
@@ -536,7 +537,7 @@ class LayoutTableScene(TableScene):
                                  border_radius=10)
                 surf.blit(a.scaled(theme.card_sprite(holding), r.size), r)
                 if seat == me:
-                    lab = a.text("wild card: pick a place", self.px(18), theme.ACCENT)
+                    lab = a.text("wild card: pick a place", max(12, self.px(18)), theme.ACCENT)
                     surf.blit(lab, lab.get_rect(midtop=(r.centerx, r.bottom + 6)))
         for c in self.timeline.cards():
             cw = max(8, int(c.width))
@@ -557,12 +558,14 @@ class LayoutTableScene(TableScene):
         else:
             status = f"{seat_label(pub['seats'][turn])}'s turn"
         status = self.status_line() or status
-        stt = a.fit_text(status, self.px(24), theme.ACCENT if self.my_turn() else theme.TEXT,
+        stt = a.fit_text(status, max(14, self.px(24)),
+                         theme.ACCENT if self.my_turn() else theme.TEXT,
                          self.admin_button.rect.x - self.px(20))
         surf.blit(stt, (self.px(10), self.px(14)))
         watching = self.watching_text()  # who is watching (issue 17)
         info = a.text(f"Hand {self.view().get('hand', 1)}   Speed: {pub.get('speed')}" +
-                      (f"   {watching}" if watching else ""), self.px(18), theme.TEXT_DIM)
+                      (f"   {watching}" if watching else ""), max(12, self.px(18)),
+                      theme.TEXT_DIM)
         if self.piles_beside:
             surf.blit(info, info.get_rect(midtop=((sr.centerx + dr.centerx) // 2,
                                                   sr.bottom + self.px(32))))
