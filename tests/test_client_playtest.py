@@ -196,3 +196,31 @@ def test_the_trash_piles_labels_stay_readable_in_a_narrow_replay(
     app.draw()
     assert set(sizes) == {"Stock ", "Discards ", "Hand "}
     assert min(sizes.values()) >= 12, sizes
+
+
+@pytest.mark.parametrize("game", ["layout", "track"])
+def test_a_replay_at_its_end_says_who_won(app: App, game: str,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no end panel at a replay, its last position said only "Game over" (after a jump
+    the move log does not tell the last plays): now "Game over: Blue CPU wins!"."""
+    from tests.test_client_replay import cpu_game
+
+    text = short_trash() if game == "layout" else cpu_game(
+        "track", {"rules": "tees", "seats": 4}, 5, {0})
+    assert app.open_replay(text) is None
+    table: Any = app.scenes[-2]
+    key(app, pygame.K_END)
+    frames(app, 60, 0.1)
+    assert table.public["phase"] == "over" and table.timeline.idle
+    title = table.results_title()
+    assert title.endswith(" wins!") or title.endswith(" win!")
+    drawn: list[str] = []
+    real = app.assets.fit_text
+
+    def fit_text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
+        drawn.append(t)
+        return real(t, *args, **kw)
+
+    monkeypatch.setattr(app.assets, "fit_text", fit_text)
+    app.draw()
+    assert f"Game over: {title}" in drawn, [d for d in drawn if "over" in d]

@@ -548,7 +548,7 @@ class LayoutTableScene(TableScene):
         # status line
         turn = self.view().get("turn")
         if pub["phase"] == "over":
-            status = "Game over"
+            status = f"Game over: {self.results_title()}"
         elif turn is None:
             status = ""
         elif self.my_turn():

@@ -762,7 +762,7 @@ class TrackTableScene(TableScene):
         turn = self.view().get("turn")
         # banner: whose turn
         if pub["phase"] == "over":
-            banner, col = "Game over", theme.ACCENT
+            banner, col = f"Game over: {self.results_title()}", theme.ACCENT
         elif turn is None:
             banner, col = "", theme.TEXT
         else:
