@@ -224,3 +224,26 @@ def test_a_replay_at_its_end_says_who_won(app: App, game: str,
     monkeypatch.setattr(app.assets, "fit_text", fit_text)
     app.draw()
     assert f"Game over: {title}" in drawn, [d for d in drawn if "over" in d]
+
+
+def test_the_review_says_whose_play_before_the_words(app: App,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The review's line for a play it has no note of ended in two brackets: "Play 42: Yellow
+    CPU played S (a card from the stock) (a CPU's play)". Now "Play 42 (a CPU's play): ..."."""
+    assert app.open_replay(short_trash()) is None
+    ov: Any = app.top
+    s: ReplaySession = ov.session
+    n = next(i + 1 for i, p in enumerate(s.record.plays) if p.by == "cpu")
+    s.jump(n)
+    frames(app, 3)
+    wrapped: list[str] = []
+    real = app.assets.wrap
+
+    def wrap(text: str, *args: Any, **kw: Any) -> list[str]:
+        wrapped.append(text)
+        return real(text, *args, **kw)
+
+    monkeypatch.setattr(app.assets, "wrap", wrap)
+    app.draw()
+    name = ov._name(s.record.plays[n - 1].seat)
+    assert f"Play {n} (a CPU's play): {name} played {s.words(n)}" in wrapped, wrapped
