@@ -247,3 +247,40 @@ def test_the_review_says_whose_play_before_the_words(app: App,
     app.draw()
     name = ov._name(s.record.plays[n - 1].seat)
     assert f"Play {n} (a CPU's play): {name} played {s.words(n)}" in wrapped, wrapped
+
+
+def test_trash_hot_seat_lays_the_table_out_for_whoever_is_to_play(app: App) -> None:
+    """Alice and Bob at one screen (Trash has no secrets: no cover). On Bob's turn the table
+    stayed laid out for Alice: her layout big at the bottom, Bob's small at the top (with the
+    place numbers, his clicks going there), and the status said "Your turn". Now the table
+    turns to Bob, and the status names him."""
+    s = LocalSession("layout", {"seats": 3, "layout_size": 4}, speed="blitz", seed=0,
+                     cpu=SyncCpu(), clock=app.table_clock)
+    assert s.sit(0, "Alice").ok and s.sit(1, "Bob").ok and s.start().ok
+    table: Any = app.open_table(s)
+    drawn: list[str] = []
+    for _ in range(400):  # Alice plays her turn by clicks, then it is Bob's
+        legal = table.legal_plays()
+        if legal and table.view().get("turn") == 1:
+            break
+        if legal and table.view()["pending"] == "source":
+            click(app, (table.stock_rect if "S" in legal else table.discard_rect).center)
+        elif legal:
+            click(app, table.place_rects[table.me()][int(legal[0][1:]) - 1].center)
+        app.frame(0.2)
+    assert table.legal_plays() and table.view()["turn"] == 1 and table.me() == 1
+    big = table.place_rects[1][0]
+    assert big.w > table.place_rects[0][0].w  # Bob's layout is the big one now
+    assert big.y > table.place_rects[0][0].y and big.y > table.place_rects[2][0].y  # bottom
+    real = app.assets.fit_text
+
+    def fit_text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
+        drawn.append(t)
+        return real(t, *args, **kw)
+
+    app.assets.fit_text = fit_text  # type: ignore[method-assign]
+    try:
+        app.draw()
+    finally:
+        app.assets.fit_text = real  # type: ignore[method-assign]
+    assert "Bob: take the stock (S) or the discard (D)" in drawn, drawn[:5]

@@ -14,6 +14,12 @@ The move log (left of the person's layout, or left of the piles in a narrow wind
 every turn in words: where the card came from and the chain it set off. The wheel over it,
 PgUp / PgDn and Home / End scroll it; L shows the last turn again; F, Space or a click on the
 table hurries the animations on this screen.
+
+Two people at one screen (hot seat): Trash has no secret to cover, so the table turns to
+whoever is to play (their layout at the bottom) and the status line names them.
+
+(A little over 600 lines: the layout, the animations and the drawing of one table, which
+share its rectangles; split, each part would reach into the others'.)
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ class LayoutTableScene(TableScene):
         self.pile_pos: tuple[float, float] = (0.0, 0.0)
         self.log_rect = pygame.Rect(0, 0, 0, 0)
         self.mouse_at: tuple[int, int] = (-1, -1)  # the pointer, for the wheel over the log
+        self.laid_for: int | None = None  # the seat the layout was made for (see update)
         super().__init__(stage, session)
         self.sync()
 
@@ -91,7 +98,7 @@ class LayoutTableScene(TableScene):
         bh = self.px(40)
         self.pause_button.rect = pygame.Rect(w - m - self.px(130), m, self.px(130), bh)
         self.admin_button.rect = pygame.Rect(w - m - self.px(270), m, self.px(130), bh)
-        me = self.me()
+        me = self.laid_for = self.me()  # the seat whose layout is at the bottom
         others = [(me + k) % n for k in range(1, n)]
         # my layout: bottom, largest
         my_h = int(h * 0.40)
@@ -335,6 +342,8 @@ class LayoutTableScene(TableScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        if self.me() != self.laid_for:  # hot seat: the next person's layout to the bottom
+            self.relayout(self.size)
         if self.timeline.idle:
             self.banner = None
             self.sync()
@@ -551,10 +560,12 @@ class LayoutTableScene(TableScene):
             status = f"Game over: {self.results_title()}"
         elif turn is None:
             status = ""
-        elif self.my_turn():
-            status = "Your turn: " + ("choose a face-down place for the wild card"
-                                      if self.view().get("pending") == "wild" else
-                                      "take the stock (S) or the discard (D)")
+        elif self.my_turn():  # two people at this screen: say whose turn it is
+            who = "Your turn" if len(self.session.tokens) == 1 else \
+                seat_label(pub["seats"][turn])
+            status = who + ": " + ("choose a face-down place for the wild card"
+                                   if self.view().get("pending") == "wild" else
+                                   "take the stock (S) or the discard (D)")
         else:
             status = f"{seat_label(pub['seats'][turn])}'s turn"
         status = self.status_line() or status
