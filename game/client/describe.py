@@ -516,3 +516,15 @@ def why_no_discard(view: dict[str, Any], legal: Sequence[Any]) -> str:
         cards = ", ".join(a_card(k) for k in movers[:3])
         return f"No discarding now: you can move a peg (with {cards})."
     return "No discarding now."
+
+
+def trash_words(tok: str) -> str:
+    """A Trash play's notation with its words: ``S``, ``D``, ``W3`` (the bare token when it
+    is none of these)."""
+    if tok == "S":
+        return "S (a card from the stock)"
+    if tok == "D":
+        return "D (the top discard)"
+    if tok[:1] == "W" and tok[1:].isdigit():
+        return f"{tok} (the wild card on place {tok[1:]})"
+    return tok

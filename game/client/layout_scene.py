@@ -14,6 +14,12 @@ The move log (left of the person's layout, or left of the piles in a narrow wind
 every turn in words: where the card came from and the chain it set off. The wheel over it,
 PgUp / PgDn and Home / End scroll it; L shows the last turn again; F, Space or a click on the
 table hurries the animations on this screen.
+
+Two people at one screen (hot seat): Trash has no secret to cover, so the table turns to
+whoever is to play (their layout at the bottom) and the status line names them.
+
+(A little over 600 lines: the layout, the animations and the drawing of one table, which
+share its rectangles; split, each part would reach into the others'.)
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ class LayoutTableScene(TableScene):
         self.pile_pos: tuple[float, float] = (0.0, 0.0)
         self.log_rect = pygame.Rect(0, 0, 0, 0)
         self.mouse_at: tuple[int, int] = (-1, -1)  # the pointer, for the wheel over the log
+        self.laid_for: int | None = None  # the seat the layout was made for (see update)
         super().__init__(stage, session)
         self.sync()
 
@@ -91,7 +98,7 @@ class LayoutTableScene(TableScene):
         bh = self.px(40)
         self.pause_button.rect = pygame.Rect(w - m - self.px(130), m, self.px(130), bh)
         self.admin_button.rect = pygame.Rect(w - m - self.px(270), m, self.px(130), bh)
-        me = self.me()
+        me = self.laid_for = self.me()  # the seat whose layout is at the bottom
         others = [(me + k) % n for k in range(1, n)]
         # my layout: bottom, largest
         my_h = int(h * 0.40)
@@ -162,8 +169,10 @@ class LayoutTableScene(TableScene):
                 self.log_rect = band  # narrow window: the empty band above my layout
         else:
             band_y = y0 - self.px(150) + self.px(6)
+            # down to the top of my name plate (its text and highlight: about 1.3 text sizes)
+            plate = int(max(12, min(self.px(24), int(ch * 0.18))) * 1.3) + 12
             self.log_rect = pygame.Rect(m, band_y, max(60, self.stock_rect.x - self.px(24) - m),
-                                        max(40, y0 - band_y - self.px(10)))
+                                        max(40, y0 - band_y - max(self.px(10), plate)))
         bw = self.px(260)
         cx2, cy2 = w // 2, h // 2
         self.ready_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(20), bw, self.px(58))
@@ -333,6 +342,8 @@ class LayoutTableScene(TableScene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        if self.me() != self.laid_for:  # hot seat: the next person's layout to the bottom
+            self.relayout(self.size)
         if self.timeline.idle:
             self.banner = None
             self.sync()
@@ -413,6 +424,39 @@ class LayoutTableScene(TableScene):
         wild_rank = 13 if self.session.config.get("wild") == "K" else 11
         return (card >> 2) == wild_rank
 
+    def banner_layout(self, w: int, h: int) -> tuple[pygame.Rect, list[str], int]:
+        """The hand-won banner: its box, its lines (wrapped, up to three: six seats' places
+        make a long line) and their text size (smaller only when three lines are not
+        enough)."""
+        a = self.stage.assets
+        bw = min(int(w * 0.94), self.px(900))
+        text = " ".join((self.banner or "").split())
+        size = self.px(28)
+        lines = a.wrap(text, size, bw - 24)
+        while len(lines) > 3 and size > 8:
+            size = max(8, int(size * 0.9))
+            lines = a.wrap(text, size, bw - 24)
+        box = pygame.Rect(0, 0, bw, max(self.px(90), int(size * 1.25) * len(lines) + self.px(40)))
+        box.center = (w // 2, h // 2 - self.px(40))
+        return box, lines, size
+
+    def _plate(self, seat: int) -> tuple[int, int, str]:
+        """A seat's name plate above its layout: the text size, the peg's size, the text."""
+        r0 = self.place_rects[seat][0]
+        won = self.shown["won"][seat] if seat < len(self.shown["won"]) else 0
+        text = seat_label(self.public["seats"][seat]) + (f"   hands won: {won}" if won else "")
+        fs = max(12, min(self.px(24), int(r0.h * (0.30 if seat != self.me() else 0.18))))
+        return fs, max(10, fs), text  # the peg with its colour's mark: never colour alone
+
+    def plate_rect(self, seat: int) -> pygame.Rect:
+        """Where ``seat``'s name plate is drawn (the peg, the text, the turn's highlight)."""
+        rects = self.place_rects[seat]
+        r0 = rects[0]
+        fs, pd, text = self._plate(seat)
+        lt = self.stage.assets.fit_text(text, fs, theme.TEXT, rects[4].right - r0.x - pd - 4)
+        lr = lt.get_rect(bottomleft=(r0.x + pd + 4, r0.y - 3))
+        return lr.union(pygame.Rect(r0.x, lr.y, pd, lr.h)).inflate(10, 4)
+
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
         a = self.stage.assets
@@ -428,16 +472,12 @@ class LayoutTableScene(TableScene):
             col = theme.seat_colour(seat)
             # name plate above the layout
             r0 = rects[0]
-            label = seat_label(s)
-            won = self.shown["won"][seat] if seat < len(self.shown["won"]) else 0
-            extra = f"   hands won: {won}" if won else ""
             turn = self.view().get("turn") == seat and pub["phase"] == "playing"
             glow = None
             if s["kind"] == "person" and not s.get("local"):
                 glow = theme.GOOD if s["connected"] else theme.BAD
-            fs = max(12, min(self.px(24), int(r0.h * (0.30 if seat != me else 0.18))))
-            pd = max(10, fs)  # the seat's peg with its colour's mark: never colour alone
-            lt = a.fit_text(label + extra, fs, col if not turn else theme.FOCUS,
+            fs, pd, text = self._plate(seat)
+            lt = a.fit_text(text, fs, col if not turn else theme.FOCUS,
                             rects[4].right - r0.x - pd - 4)
             lr = lt.get_rect(bottomleft=(r0.x + pd + 4, r0.y - 3))
             if turn or glow:
@@ -475,13 +515,14 @@ class LayoutTableScene(TableScene):
             surf.blit(a.scaled("card_back", sr.size), sr)
         else:
             pygame.draw.rect(surf, theme.BG2, sr, 2, border_radius=8)
-        st = a.text(f"Stock {self.shown['stock']}", self.px(20), theme.TEXT)
+        st = a.text(f"Stock {self.shown['stock']}", max(12, self.px(20)), theme.TEXT)
         surf.blit(st, st.get_rect(midtop=(sr.centerx, sr.bottom + 4)))
         if self.shown["top"] is not None and self.shown["discards"] > 0:
             surf.blit(a.scaled(theme.card_sprite(self.shown["top"]), dr.size), dr)
         else:
             pygame.draw.rect(surf, theme.BG2, dr, 2, border_radius=8)
-        dt_ = a.text(f"Discards {self.shown['discards']}", self.px(20), theme.TEXT)
+        dt_ = a.text(f"Discards {self.shown['discards']}", max(12, self.px(20)),
+                     theme.TEXT)
         surf.blit(dt_, dt_.get_rect(midtop=(dr.centerx, dr.bottom + 4)))
         for name, r in (("S", sr), ("D", dr)):
             if self.hint == name:  # the hint's source
@@ -505,7 +546,7 @@ class LayoutTableScene(TableScene):
                                  border_radius=10)
                 surf.blit(a.scaled(theme.card_sprite(holding), r.size), r)
                 if seat == me:
-                    lab = a.text("wild card: pick a place", self.px(18), theme.ACCENT)
+                    lab = a.text("wild card: pick a place", max(12, self.px(18)), theme.ACCENT)
                     surf.blit(lab, lab.get_rect(midtop=(r.centerx, r.bottom + 6)))
         for c in self.timeline.cards():
             cw = max(8, int(c.width))
@@ -516,22 +557,26 @@ class LayoutTableScene(TableScene):
         # status line
         turn = self.view().get("turn")
         if pub["phase"] == "over":
-            status = "Game over"
+            status = f"Game over: {self.results_title()}"
         elif turn is None:
             status = ""
-        elif self.my_turn():
-            status = "Your turn: " + ("choose a face-down place for the wild card"
-                                      if self.view().get("pending") == "wild" else
-                                      "take the stock (S) or the discard (D)")
+        elif self.my_turn():  # two people at this screen: say whose turn it is
+            who = "Your turn" if len(self.session.tokens) == 1 else \
+                seat_label(pub["seats"][turn])
+            status = who + ": " + ("choose a face-down place for the wild card"
+                                   if self.view().get("pending") == "wild" else
+                                   "take the stock (S) or the discard (D)")
         else:
             status = f"{seat_label(pub['seats'][turn])}'s turn"
         status = self.status_line() or status
-        stt = a.fit_text(status, self.px(24), theme.ACCENT if self.my_turn() else theme.TEXT,
+        stt = a.fit_text(status, max(14, self.px(24)),
+                         theme.ACCENT if self.my_turn() else theme.TEXT,
                          self.admin_button.rect.x - self.px(20))
         surf.blit(stt, (self.px(10), self.px(14)))
         watching = self.watching_text()  # who is watching (issue 17)
         info = a.text(f"Hand {self.view().get('hand', 1)}   Speed: {pub.get('speed')}" +
-                      (f"   {watching}" if watching else ""), self.px(18), theme.TEXT_DIM)
+                      (f"   {watching}" if watching else ""), max(12, self.px(18)),
+                      theme.TEXT_DIM)
         if self.piles_beside:
             surf.blit(info, info.get_rect(midtop=((sr.centerx + dr.centerx) // 2,
                                                   sr.bottom + self.px(32))))
@@ -554,12 +599,15 @@ class LayoutTableScene(TableScene):
                                                     max(40, sr.x - self.px(30)),
                                                     sr.bottom - self.px(60)))
         if self.banner:
-            box = pygame.Rect(0, 0, min(int(w * 0.94), self.px(900)), self.px(90))
-            box.center = (w // 2, h // 2 - self.px(40))
+            box, lines, size = self.banner_layout(w, h)
             surf.blit(a.nine_slice("panel", box.size, 14), box)
-            bt = a.fit_text(self.banner, self.px(28), theme.ACCENT, box.w - 24)
-            surf.blit(bt, bt.get_rect(center=box.center))
+            step = int(size * 1.25)
+            y = box.centery - step * len(lines) // 2
+            for line in lines:
+                bt = a.fit_text(line, size, theme.ACCENT, box.w - 24)
+                surf.blit(bt, bt.get_rect(midtop=(box.centerx, y)))
+                y += step
         if self.show_pause():
             self.draw_pause(surf)
-        if pub["phase"] == "over" and self.timeline.idle:
+        if self.results_shown():
             self.draw_results(surf)

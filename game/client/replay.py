@@ -469,15 +469,17 @@ class ReplaySession(SessionBase):
 
     def words(self, n: int, token: str | None = None) -> str:
         """Play ``n``'s token (or ``token``, another play in the same position) in words
-        (track: :func:`game.client.describe.describe_token` in the position it was made in;
-        Trash keeps its notation); the bare token when it cannot be worded."""
+        (:mod:`game.client.describe`: track's in the position it was made in, Trash's
+        notation with its words); the bare token when it cannot be worded."""
         p = self.record.plays[n - 1]
         tok = p.token if token is None else token
+        from game.client.describe import describe_token, trash_words
+        if self.game == "layout":
+            return trash_words(tok)
         if self.game != "track":
             return tok
         if self._before is None:
             self._before = [st.before for st in steps(self.record, events=False)]
-        from game.client.describe import describe_token
 
         try:
             return describe_token(tok, rv.rules_of("track").view(self._before[n - 1], p.seat))

@@ -302,7 +302,7 @@ class ReplayOverlay(Scene):
             p_ = rec.plays[n - 1]
             why = "a CPU's play" if p_.by != "person" else (
                 "not reviewed yet" if not job.done else "not reviewed")
-            line(f"Play {n}: {self._name(p_.seat)} played {self.replay.words(n)} ({why})",
+            line(f"Play {n} ({why}): {self._name(p_.seat)} played {self.replay.words(n)}",
                  theme.TEXT_DIM)
             note = job.last_note(n)
             if note is not None:

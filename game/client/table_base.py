@@ -595,6 +595,13 @@ class TableScene(Scene):
         super().relayout(size)
         self.layout_results(*size)
 
+    def results_shown(self) -> bool:
+        """The end screen is up: the game is over and its last animations played. Never at a
+        replay (``Session.replay``): its End is the last position, and the viewer on top
+        takes every key and click, so Back and Rematch would be dead buttons over it."""
+        return (self.public["phase"] == "over" and self.timeline.idle
+                and not self.session.replay)
+
     def layout_results(self, w: int, h: int) -> None:
         """The end screen: a panel with the standings; Back, Watch again, Save record... (when
         the game was kept) and Rematch along its bottom."""
@@ -848,6 +855,30 @@ class TableScene(Scene):
             if b.visible:
                 b.draw(surf, a)
 
+    def results_title(self) -> str:
+        """The end panel's headline: who won (solo: the turns it took)."""
+        pub = self.public
+        winners = (pub.get("outcome") or {}).get("winners", [])
+        if pub["config"].get("mode") == "solo":
+            turns = int(pub.get("turns") or 0)
+            return f"All home in {turns} turn{'s' if turns != 1 else ''}!"
+        names = [seat_label(pub["seats"][i]) for i in winners]
+        return " and ".join(names) + (" win!" if len(names) > 1 else " wins!")
+
+    def results_subtitle(self) -> str:
+        """The end panel's line under the headline: the game's length (solo: the best)."""
+        pub = self.public
+        turns = int(pub.get("turns") or 0)
+        if pub["config"].get("mode") == "solo":
+            if self.session.undos:
+                return "Undo was used: this game does not count for the best."
+            return "A new best!" if self.new_best else "Rematch deals a new seed."
+        if self.session.game == "layout":
+            hands = int((pub.get("outcome") or {}).get("hands") or 0)
+            return (f"{hands} hand{'s' if hands != 1 else ''}, "
+                    f"{turns} turn{'s' if turns != 1 else ''}")
+        return f"{turns} turn{'s' if turns != 1 else ''}"
+
     def draw_results(self, surf: pygame.Surface) -> None:
         """The end of the game: who won, the turns, each seat's standing and points gained,
         Rematch and Back. The board behind is shaded almost away: nothing dealt after the
@@ -861,23 +892,8 @@ class TableScene(Scene):
             self.layout_results(w, h)
         box = self.results_box
         pub = self.public
-        out = pub.get("outcome") or {}
-        winners = out.get("winners", [])
-        names = [seat_label(pub["seats"][i]) for i in winners]
-        turns = int(pub.get("turns") or 0)
-        if pub["config"].get("mode") == "solo":
-            title = f"All home in {turns} turn{'s' if turns != 1 else ''}!"
-            if self.session.undos:
-                sub = "Undo was used: this game does not count for the best."
-            else:
-                sub = "A new best!" if self.new_best else "Rematch deals a new seed."
-        else:
-            title = " and ".join(names) + (" win!" if len(names) > 1 else " wins!")
-            if self.session.game == "layout":
-                hands = int(out.get("hands") or 0)
-                sub = f"{hands} hand{'s' if hands != 1 else ''}, {turns} turns"
-            else:
-                sub = f"{turns} turn{'s' if turns != 1 else ''}"
+        winners = (pub.get("outcome") or {}).get("winners", [])
+        title, sub = self.results_title(), self.results_subtitle()
         pygame.draw.rect(surf, theme.BG, box, border_radius=14)
         surf.blit(a.nine_slice("panel", box.size, 14), box)
         t = a.fit_text(title, self.px(52), theme.ACCENT, box.w - 24)
@@ -943,7 +959,7 @@ class TableScene(Scene):
         show = self.show_pause()
         self.ready_button.visible = show and self.i_must_ready()
         self.leave_button.visible = show
-        ended = over and self.timeline.idle
+        ended = self.results_shown()
         if ended and not self.done_button.visible:  # the end screen opens: Enter is Rematch
             self.form.focus(self.rematch_button if self.can_rematch() else self.done_button)
         self.done_button.visible = ended
@@ -982,6 +998,10 @@ class TableScene(Scene):
             self._last_view = self.session.view(self._event_seat())
             if msg["type"] == "reset" and self.session.replay:
                 self.log.clear()  # the viewer jumped: the list starts again from here
+                turns = int(self.session.public.get("turns") or 0)
+                if turns:  # (an empty list would say "Nothing played yet.")
+                    self.log.add(LogEntry(None, [
+                        f"Jumped here: {turns} turn{'s' if turns != 1 else ''} played"]))
             elif msg["type"] == "reset":
                 self.log.add(LogEntry(None, ["The table went back to an earlier turn"]))
 

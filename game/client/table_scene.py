@@ -664,7 +664,7 @@ class TrackTableScene(TableScene):
         self.draw_hint_reason(surf, self.moves.rect)
         if self.show_pause():
             self.draw_pause(surf)
-        if self.public["phase"] == "over" and self.timeline.idle:
+        if self.results_shown():
             self.draw_results(surf)
 
     def lens(self) -> tuple[tuple[float, float], float, tuple[float, float], float] | None:
@@ -762,7 +762,7 @@ class TrackTableScene(TableScene):
         turn = self.view().get("turn")
         # banner: whose turn
         if pub["phase"] == "over":
-            banner, col = "Game over", theme.ACCENT
+            banner, col = f"Game over: {self.results_title()}", theme.ACCENT
         elif turn is None:
             banner, col = "", theme.TEXT
         else:
