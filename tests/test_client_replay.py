@@ -112,6 +112,12 @@ def test_stepping_forward_then_back_over_a_whole_game_lands_on_the_engines_posit
         check_position(s, want[len(want) // 2])
         s.jump(10**6)  # clamped: the end
         check_position(s, want[-1])
+        # the rebuilt table knows who made each play, as the record says (its own record of
+        # the game is then the same game)
+        assert s.table.makers == [p.by for p in rec.plays]
+        again = parse_record(s.table._finished_record() or "")
+        assert [(p.seat, p.token, p.by) for p in again.plays] == \
+            [(p.seat, p.token, p.by) for p in rec.plays]
     finally:
         s.close()
 

@@ -368,7 +368,7 @@ class ReplaySession(SessionBase):
         t.ready(t.host_token)
         for p in rec.plays[:n]:
             # the table's own play path, its "replay" branch (a resume's): apply and count
-            t._apply(p.seat, t._check_play(p.seat, p.token), "replay", t._now())
+            t._apply(p.seat, t._check_play(p.seat, p.token), "replay", t._now(), maker=p.by)
         return t
 
     def _step(self) -> None:

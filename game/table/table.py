@@ -363,6 +363,8 @@ class Table(WatcherIntents, TableBase):
         (recorded)."""
         kind: Literal["person", "cpu", "standin"] = (
             "person" if by == "person" else "cpu" if by == "cpu" else "standin")  # timeout too
+        if by == "replay" and maker not in ("person", "cpu", "standin"):
+            raise ValueError(f"a replayed play needs who made it, not {maker!r}")
         events = self._step(seat, play, maker if by == "replay" else kind)
         n = self._bump()
         token = str(play)
