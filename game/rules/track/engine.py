@@ -38,6 +38,7 @@ checkable one change at a time.
 from __future__ import annotations
 
 import importlib
+import operator
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -592,20 +593,10 @@ class LegalList(Sequence[Play]):
         raise IndexError("legal play index out of range")  # unreachable: i was checked
 
     def __getitem__(self, i: Any) -> Any:
-        if type(i) is int:  # the common case, inline
-            made = self._made
-            if made is None:
-                made = self._made = [None] * self._n
-            p = made[i]  # raises IndexError out of range, and takes negative indices
-            if p is None:
-                if i < 0:
-                    i += self._n
-                raw = self._raw
-                r = raw[i] if raw is not None else self._get_raw(i)
-                p = made[i] = Play(r[0], tuple(map(_P, r[1])), r[2], len(r) == 4)
-            return p
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(self._n))]
+        if type(i) is not int:  # (an int is the common case: straight on)
+            if isinstance(i, slice):
+                return [self[j] for j in range(*i.indices(self._n))]
+            i = operator.index(i)
         made = self._made
         if made is None:
             made = self._made = [None] * self._n
@@ -613,7 +604,9 @@ class LegalList(Sequence[Play]):
         if p is None:
             if i < 0:
                 i += self._n
-            p = made[i] = _mk(self._get_raw(i))
+            raw = self._raw
+            r = raw[i] if raw is not None else self._get_raw(i)
+            p = made[i] = Play(r[0], tuple(map(_P, r[1])), r[2], len(r) == 4)
         return p
 
     def __iter__(self) -> Iterator[Play]:
