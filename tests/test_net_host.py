@@ -187,6 +187,42 @@ def _hands_over_time(table: Table) -> list[list[tuple[int, ...]]]:
     return out
 
 
+#: The keys whose values are lists of whole numbers and public (board holes, pegs, the
+#: discard pile, counts, seat numbers): any other list of whole numbers in a frame is a hand.
+PUBLIC_INT_LISTS = frozenset({"path", "pegs", "discards", "controlled", "seats", "teams",
+                              "winners", "hand_counts", "sizes", "won"})
+
+
+def _int_lists(value: object, key: str | None = None) -> Iterator[tuple[str | None, list[int]]]:
+    """Every list of whole numbers in a decoded frame, with the key it stands under."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _int_lists(v, str(k))
+    elif isinstance(value, list):
+        if value and all(type(x) is int for x in value):
+            yield key, value
+        else:
+            for v in value:
+                yield from _int_lists(v, key)
+
+
+def hidden_cards_in(frames: list[dict], own: set[tuple[int, ...]]) -> list[str]:
+    """What in ``frames`` (decoded, every byte a connection got) could be a hidden card: a
+    ``hand`` that is not one of ``own`` (the viewer's own hands, empty for a watcher), or a
+    list of whole numbers under a key not known to be public. (The frames' bytes cannot be
+    searched for a packed hand: a peg's path, a colour's pegs or the discard pile can hold
+    the very same numbers, and did.)"""
+    out = []
+    for i, f in enumerate(frames):
+        for k, lst in _int_lists(f):
+            if k == "hand":
+                if tuple(lst) not in own:
+                    out.append(f"frame {i} ({f.get('t')}): hand {lst}")
+            elif k not in PUBLIC_INT_LISTS:
+                out.append(f"frame {i} ({f.get('t')}): {k} {lst}")
+    return out
+
+
 def _walk(value: object, key: str) -> Iterator[object]:
     if isinstance(value, dict):
         for k, v in value.items():
@@ -377,3 +413,14 @@ def test_same_seat_joined_twice_the_newer_wins(lan: tuple[Table, HostThread]) ->
         assert table.seat_of(ann2.c.token) == 1
     finally:
         close_all(bots)
+
+
+def test_the_hidden_card_check_finds_a_hand_anywhere() -> None:
+    """The privacy tests' own check can fail: another seat's hand, or a list of numbers under a
+    key not known to be public, is found wherever it stands in a frame."""
+    ok = {"t": "play", "view": {"hand": [3, 4, 5], "discards": [1, 2]},
+          "events": [{"type": "move", "path": [17, 18, 19, 20, 21]}]}
+    assert hidden_cards_in([ok], {(3, 4, 5)}) == []
+    assert hidden_cards_in([ok], set()) == ["frame 0 (play): hand [3, 4, 5]"]
+    sneaky = {"t": "table", "seats": [{"seat": 1, "cards": [7, 8, 9]}]}
+    assert hidden_cards_in([ok, sneaky], {(3, 4, 5)}) == ["frame 1 (table): cards [7, 8, 9]"]
