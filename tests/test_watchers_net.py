@@ -93,7 +93,12 @@ def test_a_watcher_joins_sees_everything_public_takes_a_seat_and_its_record_is_r
         run_until(bots, lambda: cid.seat == 3 or any(a["accepted"] for a in _public(cid)["asks"])
                   or not _public(cid)["asks"], what="accepted (or met already)")
         run_until(bots, lambda: cid.seat == 3, timeout=30, what="Cid takes seat 3")
-        at = next(i for i, m in enumerate(cid.log) if m["t"] == "welcome" and m["seat"] == 3)
+
+        def seat_welcome() -> int:
+            return next(i for i, m in enumerate(cid.log) if m["t"] == "welcome" and m["seat"] == 3)
+        # the seat's snapshot follows its welcome (it may come in the next read)
+        run_until(bots, lambda: len(cid.log) > seat_welcome() + 1, what="Cid's seat snapshot")
+        at = seat_welcome()
         assert "watcher" not in cid.log[at] and cid.log[at + 1]["t"] == "snapshot"
         taken_at = cid.log[at + 1]["state_no"]
         assert taken_at > frozen and table.seat_info(3)["name"] == "Cid"
