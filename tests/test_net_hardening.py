@@ -371,7 +371,7 @@ def test_a_sniffer_of_a_join_and_a_rejoin_finds_no_secret_and_cannot_rejoin(
         run_until([ann], lambda: ann.snapshots == 2 and ann.c.status.state == CONNECTED,
                   what="rejoin through the tap")
         ann.c.close()
-        _wait(lambda: len(tap.sessions) == 2, 5)
+        _wait(lambda: len(tap.sessions) == 2, 15)  # the tap thread notes the session
         seen = bytes(tap.up) + bytes(tap.down)
         for form in _forms(secret) + _forms(ht.host_token):
             assert form not in seen  # in no form, in neither direction
