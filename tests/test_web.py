@@ -157,7 +157,12 @@ class WsConn:
                 return out
 
     def send(self, msg: Any) -> bool:
-        self.send_frame(json.dumps(msg).encode())
+        """Like the real client's: False (nothing sent) once the connection is gone."""
+        try:
+            self.send_frame(json.dumps(msg).encode())
+        except OSError:  # closed (a dropped phone) or cut by the host
+            self.alive = False
+            return False
         return True
 
     def ready(self) -> bool:
