@@ -758,6 +758,18 @@ def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int,
             rm[c] |= 1 << qt
 
 
+def _moved(st: TrackState, play: Play) -> tuple[list[int], list[int], list[int], list[int],
+                                               bool]:
+    """The pegs and the board after ``play``'s parts (fresh lists; ``st`` is not changed),
+    and whether a peg went home: the board update of both apply paths."""
+    pegs = list(st.pegs)
+    ob = st._board
+    if ob is None:
+        ob = board(st)
+    occ, rm, hm = ob[0][:], ob[1][:], ob[2][:]
+    return pegs, occ, rm, hm, _move_parts(play.parts, play.bumps, pegs, occ, rm, hm)
+
+
 def _move_parts(parts: Sequence[Any], bumps_of: Sequence[Bumps], pegs: list[int],
                 occ: list[int], rm: list[int], hm: list[int]) -> bool:
     """Move a play's parts on the board (``pegs`` and the occupancy, ring and home masks, in
@@ -2066,14 +2078,7 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
     if parts[0][0] == "x":
         s._board = st._board
     else:
-        pegs = list(st.pegs)
-        ob = st._board
-        if ob is None:
-            ob = board(st)
-        occ = ob[0][:]
-        rm = ob[1][:]
-        hm = ob[2][:]
-        homed = _move_parts(parts, play.bumps, pegs, occ, rm, hm)
+        pegs, occ, rm, hm, homed = _moved(st, play)
         if ev is not None:
             for part, bumps in zip(parts, play.bumps, strict=True):
                 _part_events(cfg, part, bumps, ev)
@@ -2131,14 +2136,7 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
     if part[0] == "x":
         s._board = st._board
     else:
-        pegs = list(st.pegs)
-        ob = st._board
-        if ob is None:
-            ob = board(st)
-        occ = ob[0][:]
-        rm = ob[1][:]
-        hm = ob[2][:]
-        homed = _move_parts(parts, play.bumps, pegs, occ, rm, hm)
+        pegs, occ, rm, hm, homed = _moved(st, play)
         s.pegs = tuple(pegs)
         s._board = (occ, rm, hm)
         if homed:
