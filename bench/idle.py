@@ -55,7 +55,7 @@ WAITING = ("classic 4 teams2 jokers=on seven=on a:s,s,0,12,40 b:s,s,s,s,36 c:s,s
 
 def child(screen: str, seconds: float, size: tuple[int, int]) -> int:
     """Run in the client process: open ``screen``, print ``ready``, run the real loop for
-    ``seconds`` (a timer posts QUIT), then print ``draws=<n> elapsed=<s>``."""
+    ``seconds`` (a timer posts the bench's end event), then print ``draws=<n> elapsed=<s>``."""
     sys.path.insert(0, str(ROOT))
     import pygame
 
@@ -76,7 +76,24 @@ def child(screen: str, seconds: float, size: tuple[int, int]) -> int:
         while time.monotonic() < settle:
             app.frame(1 / 60)
             time.sleep(1 / 60)
-        pygame.time.set_timer(pygame.event.Event(pygame.QUIT), int(seconds * 1000), loops=1)
+        # the end: not QUIT (closing the window over a game in progress asks first), an event
+        # of the bench's own that ends the loop as the app's Quit does
+        end = pygame.event.custom_type()
+        plain_handle = app.handle
+
+        def handle(ev: pygame.event.Event) -> None:
+            if ev.type == end:
+                app.quit()
+            else:
+                plain_handle(ev)
+
+        app.handle = handle  # type: ignore[method-assign]
+        pygame.time.set_timer(pygame.event.Event(end), int(seconds * 1000), loops=1)
+        if screen == "table_picked":
+            # the person picks a card (key 1): its pegs pulse; pressed after the settling
+            # second, as the table ignores keys in its first instant
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_1, mod=0,
+                                                 unicode="1", scancode=0))
         d0, t0 = drawn(app), time.monotonic()
         print("ready", flush=True)
         app.run()
@@ -107,11 +124,6 @@ def open_table(app: App, screen: str) -> None:
         session.sit(0, "Bench")
         session.start()
         app.open_table(session)
-        if screen == "table_picked":  # the person picked a card: its pegs pulse
-            import pygame
-
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_1, mod=0,
-                                                 unicode="1", scancode=0))
         return
     places = [f"{'abcdefgh'[c]}:" + ",".join(str(18 * c + 8 + 2 * k) for k in range(5))
               for c in range(8)]

@@ -198,6 +198,22 @@ def set_choice(m: Machine, widget: str, value: Any, what: str) -> None:
 HINT_TURNS = 4
 
 
+def press_h(m: Machine, answered: Callable[[dict[str, Any]], bool]) -> None:
+    """Press H until the table starts the hint ("Hint: thinking...") or ``answered`` says it
+    is there already (or the turn went), at most five presses of 2 s each: a press in the
+    table's first instant (the table ignores keys still settling from the lobby) or during a
+    deal is pressed again, as a person would. The caller then waits for the hint itself."""
+    for _attempt in range(5):
+        m.key("h")
+        try:
+            m.wait(lambda s: answered(s) or
+                   table_scene(s).get("message") == "Hint: thinking...", 2,
+                   f"machine {m.label}: H starts a hint")
+            return
+        except StepFailed:
+            continue
+
+
 def take_track_turn(rig: Rig, m: Machine) -> bool:
     """If it is this machine's person's turn, play by keys and clicks: either H (the hint picks
     the card and the peg) or the key 1-6 of the card of the first legal play; then D when that
@@ -211,18 +227,8 @@ def take_track_turn(rig: Rig, m: Machine) -> bool:
     before = state_no(s)
     t0 = time.monotonic()
     if rig.person_plays[m.label] < HINT_TURNS:
-        # H; a press in the table's first instant (the table ignores keys still settling from
-        # the lobby) or during a deal is pressed again, as a person would
-        for _attempt in range(5):
-            m.key("h")
-            try:
-                s = m.wait(lambda s: isinstance(table_scene(s).get("hint"), str) or
-                           table_scene(s).get("message") == "Hint: thinking..." or
-                           not table_scene(s).get("my_turn"), 2,
-                           f"machine {m.label}: H starts a hint")
-                break
-            except StepFailed:
-                continue
+        press_h(m, lambda s: isinstance(table_scene(s).get("hint"), str) or
+                not table_scene(s).get("my_turn"))
         s = m.wait(lambda s: isinstance(table_scene(s).get("hint"), str) or
                    not table_scene(s).get("my_turn"), 10, f"machine {m.label}: H shows a hint")
         sc = table_scene(s)
@@ -282,18 +288,8 @@ def take_layout_turn(rig: Rig, m: Machine) -> bool:
     if sc.get("name") != "layout_table" or not sc.get("legal_now"):
         return False
     before = state_no(s)
-    # H; a press in the table's first instant (the table ignores keys still settling from the
-    # lobby) or during the deal is pressed again, as a person would
-    for _attempt in range(5):
-        m.key("h")
-        try:
-            s = m.wait(lambda s: table_scene(s).get("hint") or
-                       table_scene(s).get("message") == "Hint: thinking..." or
-                       not table_scene(s).get("legal_now"), 2,
-                       f"machine {m.label}: H starts a hint")
-            break
-        except StepFailed:
-            continue
+    press_h(m, lambda s: bool(table_scene(s).get("hint")) or
+            not table_scene(s).get("legal_now"))
     s = m.wait(lambda s: table_scene(s).get("hint") or not table_scene(s).get("legal_now"), 10,
                f"machine {m.label}: H names a hint")
     sc = table_scene(s)
