@@ -497,11 +497,24 @@ class TableScene(Scene):
         """Who is watching, for the table's info line (None: nobody)."""
         return watching_line(self.session.public)
 
+    #: A local table nobody at this screen plays any more (their seats handed to CPUs).
+    WATCHING_ON = "You are watching: CPUs play every seat"
+
+    def watching_on(self) -> bool:
+        """A local table where nobody at this screen holds a seat (the last person here
+        handed theirs to a CPU): the screen watches on, its move log following the table
+        (the table takes a hot seat only from someone seated here: Pause, Leave table is
+        the way out)."""
+        s = self.session
+        return not s.remote and not s.replay and not s.tokens and not s.table_screen and \
+            self.public["phase"] == "playing"
+
     def draw_watching(self, surf: pygame.Surface) -> bool:
         """A watcher's hand area: "You are watching" (or its request's state) and Ask for
         a seat. True when drawn (this screen watches: there is no hand to draw)."""
-        line = watcher_line(self.session)
-        if line is None or not self.watching():
+        line = watcher_line(self.session) if self.watching() else (
+            self.WATCHING_ON if self.watching_on() else None)
+        if line is None:
             return False
         a = self.stage.assets
         r = self.hand_rect
@@ -1099,7 +1112,7 @@ class TableScene(Scene):
         ("You are watching"), else None."""
         return self.message or self.connection_note() or self.notice_text() or \
             self.clock_note() or (watcher_line(self.session, short=True) if self.watching()
-                                  else None)
+                                  else self.WATCHING_ON if self.watching_on() else None)
 
     #: Keys that tap Ready on the pause overlay (Esc too: back to the game).
     READY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r, pygame.K_p,

@@ -1,0 +1,115 @@
+"""Defects left by the second playtest and found in the third pass, each pinned by a test
+through the real loop (keys and clicks into the app)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from game.client.app import App
+from game.client.session import LocalSession
+from game.cpu_worker import SyncCpu
+from tests.client_app import close_app, table_app
+from tests.client_testing import click, frames, key, type_text
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    a = table_app(tmp_path)
+    yield a
+    close_app(a)
+
+
+def _tees(app: App, people: list[str]) -> Any:
+    s = LocalSession("track", {"rules": "tees", "seats": 4}, speed="blitz", seed=4,
+                     cpu=SyncCpu(), clock=app.table_clock)
+    for i, name in enumerate(people):
+        assert s.sit(i, name).ok
+    assert s.start().ok
+    table: Any = app.open_table(s)
+    frames(app, 2)
+    return table
+
+
+def _run(app: App, table: Any, until: Any, n: int = 600) -> bool:
+    for _ in range(n):
+        if until():
+            return True
+        if table.show_pause() and table.ready_button.visible:
+            key(app, pygame.K_r)
+        elif table.public.get("cover"):
+            key(app, pygame.K_RETURN)  # tap in (the cover arms after a moment)
+        elif table.my_turn() and table.legal_plays():  # the first play of the moves list
+            if table.form.focused is not table.moves:
+                key(app, pygame.K_TAB)
+            key(app, pygame.K_RETURN)
+        app.frame(0.1)
+    return bool(until())
+
+
+def test_handing_the_followed_seat_to_a_cpu_keeps_the_log_coming(app: App) -> None:
+    """One person hands their own seat to a CPU: the screen's move log stopped at that play
+    (its messages came from the seat's box, which nobody read any more). Now the screen
+    watches on: the log keeps coming, the hand area and status line say so, and Pause,
+    Leave table is the way out."""
+    table = _tees(app, ["Ada"])
+    assert table.session.hand_to_cpu(0).ok
+    n = len(table.log.entries)
+    turns = table.session.public["turns"]
+    assert _run(app, table, lambda: table.session.public["turns"] >= turns + 6)
+    frames(app, 60, 0.1)
+    assert len(table.log.entries) >= n + 4, (n, [e.lines for e in table.log.entries])
+    assert table.public["turns"] >= turns + 4  # the screen follows the table too
+    assert table.status_line() == table.WATCHING_ON
+    drawn: list[str] = []
+    real = app.assets.text
+
+    def text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
+        drawn.append(t)
+        return real(t, *args, **kw)
+
+    app.assets.text = text  # type: ignore[method-assign]
+    try:
+        app.draw()
+    finally:
+        app.assets.text = real  # type: ignore[method-assign]
+    assert table.WATCHING_ON in drawn
+    app.draw()
+    pygame.image.save(app.screen, "/tmp/p3/handed_1280.png")
+    # the way out: Pause, Leave table, Leave
+    key(app, pygame.K_p)
+    frames(app, 2)
+    assert table.show_pause() and table.leave_button.visible
+    click(app, table.leave_button.rect.center)
+    ask: Any = app.top
+    assert ask is not None and ask.name == "confirm"
+    key(app, pygame.K_RETURN)
+    frames(app, 2)
+    assert app.top is not None and app.top.name == "title"
+
+
+def test_a_hot_seat_handing_the_followed_seat_follows_the_other_person(app: App) -> None:
+    """Alice and Bob at one screen; Alice's seat (the one the screen followed) goes to a CPU:
+    the screen follows Bob's seat (his messages, his turns), not Alice's silent box; and
+    Alice takes a seat back from Pause, Sit here."""
+    table = _tees(app, ["Alice", "Bob"])
+    assert table.session.hand_to_cpu(0).ok
+    n = len(table.log.entries)
+    assert _run(app, table, lambda: len(table.log.entries) >= n + 4)
+    assert table.screen_seat() == 1 and table.session.screen_seat() == 1
+    key(app, pygame.K_p)
+    frames(app, 2)
+    assert table.show_pause() and table.sit_button.visible
+    click(app, table.sit_button.rect.center)
+    pick: Any = app.top
+    assert pick is not None and pick.name == "seat_pick" and pick.seat_buttons
+    type_text(app, "Alice")
+    seat, b = pick.seat_buttons[0]
+    click(app, b.rect.center)
+    assert app.top is table, pick.message
+    key(app, pygame.K_r)  # Ready: play on
+    assert _run(app, table, lambda: seat in table.session.tokens, 2000)
+    assert table.session.seats[seat]["name"] == "Alice"
