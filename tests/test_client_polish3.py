@@ -113,3 +113,44 @@ def test_a_hot_seat_handing_the_followed_seat_follows_the_other_person(app: App)
     key(app, pygame.K_r)  # Ready: play on
     assert _run(app, table, lambda: seat in table.session.tokens, 2000)
     assert table.session.seats[seat]["name"] == "Alice"
+
+
+# solo classic: two pegs on the ring (holes 2 and 6), three at start
+SOLO_TWO = ("classic 1 solo jokers=off seven=on a:s,s,s,2,6 turn=a hand=2C,3C,4C,5C,8C "
+            "cards=5 pile=151 discards=0 turns=3")
+
+
+def test_solo_the_moves_list_and_the_log_say_your_peg_alike(app: App) -> None:
+    """Solo: the moves list said "3: Red's back peg +3" and the move log, for the same play,
+    "You played a 3: moved your back peg 3 ahead". Now both say "your back peg"."""
+    from game.rules.track import RULES as TRACK
+    from tests.client_testing import FixedStart
+
+    s = LocalSession("track", {"rules": "classic", "mode": "solo", "seats": 1},
+                     speed="blitz", cpu=SyncCpu(), clock=app.table_clock,
+                     rules=FixedStart(TRACK, SOLO_TWO))
+    assert s.sit(0, "Ada").ok and s.start().ok
+    table: Any = app.open_table(s)
+    for _ in range(100):
+        if table.my_turn() and table.moves.rows:
+            break
+        app.frame(0.1)
+    rows = [r[0] for r in table.moves.rows]
+    k = next((i for i, r in enumerate(rows) if r.startswith("3: ") and "back peg" in r), rows)
+    assert isinstance(k, int) and rows[k] == "3: your back peg +3", rows
+    assert not any("Red" in r for r in rows), rows
+    for _ in range(8):  # Tab along to the moves list
+        if table.form.focused is table.moves:
+            break
+        key(app, pygame.K_TAB)
+    assert table.form.focused is table.moves
+    for _ in range(k):
+        key(app, pygame.K_DOWN)
+    assert table.moves.selected == k, (table.moves.selected, k)
+    key(app, pygame.K_RETURN)
+    for _ in range(100):
+        if table.caught_up() and any(e.seat == 0 for e in table.log.entries):
+            break
+        app.frame(0.1)
+    said = next(e for e in table.log.entries if e.seat == 0).lines[0]
+    assert said == "You played a 3: moved your back peg 3 ahead", said

@@ -456,7 +456,7 @@ class LocalSession(SessionBase):
         if r.ok:
             self.undos += 1
             words = took_back(str(r.data.get("play", "")), self.table.game,
-                              self.table.snapshot(seat)["view"])
+                              self.table.snapshot(seat)["view"], seat)
             r = Result(r.ok, r.code, words, r.state_no, dict(r.data))
         return self._result(r)
 
@@ -543,16 +543,17 @@ class LocalSession(SessionBase):
         self.table.close()
 
 
-def took_back(token: str, game: str, view: Mapping[str, Any]) -> str:
-    """The message of an undo in words, for the position the play was made in:
-    ``A:as`` -> ``Took back the Ace: a Red peg comes out. A game with undo sets no best.``"""
+def took_back(token: str, game: str, view: Mapping[str, Any], me: int | None = None) -> str:
+    """The message of an undo in words, for the position the play was made in (``me``'s
+    pegs are "your"): ``A:as`` -> ``Took back the Ace: one of your pegs comes out. A game
+    with undo sets no best.``"""
     tail = " A game with undo sets no best."
     if game != "track" or not token:
         return "Took back the last play." + tail
     try:
         from game.client.describe import describe_token
 
-        words = describe_token(token, dict(view))
+        words = describe_token(token, dict(view), me)
     except Exception:  # a play the describer cannot read is still taken back
         return "Took back the last play." + tail
     card, _, rest = words.partition(": ")
