@@ -154,3 +154,38 @@ def test_solo_the_moves_list_and_the_log_say_your_peg_alike(app: App) -> None:
         app.frame(0.1)
     said = next(e for e in table.log.entries if e.seat == 0).lines[0]
     assert said == "You played a 3: moved your back peg 3 ahead", said
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 600)])
+def test_the_seat_panels_are_as_tall_as_their_rows(app: App, size: tuple[int, int]) -> None:
+    """The Ask for a seat panel (a watcher's) had empty space under Close, kept for a
+    message it had not got. Now the panel ends a margin under its last row, and grows by a
+    line while it has something to say (the line then clears Close)."""
+    from tests.client_testing import resize
+
+    resize(app, *size)
+    table = _tees(app, ["Ada", "Bo"])
+    table.ask_for_seat()  # the watcher's Ask for a seat (its panel; the button's action)
+    pick: Any = app.top
+    assert pick.name == "seat_pick" and not pick.hot
+    frames(app)
+    margin = pick.box.bottom - pick.close_button.rect.bottom
+    assert 0 < margin <= pick.px(24), (margin, pick.box, pick.close_button.rect)
+    app.draw()
+    pygame.image.save(app.screen, f"/tmp/p3/ask_panel_{size[0]}.png")
+    key(app, pygame.K_ESCAPE)
+    assert app.top is table
+    # Sit here (Pause): Ada's screen; a click on a seat with no name says so on a new line
+    key(app, pygame.K_p)
+    frames(app, 2)
+    click(app, table.sit_button.rect.center)
+    sit: Any = app.top
+    assert sit.name == "seat_pick" and sit.hot
+    before = sit.box.bottom - sit.close_button.rect.bottom
+    assert 0 < before <= sit.px(24)
+    click(app, sit.seat_buttons[0][1].rect.center)
+    assert sit.message == "Type your name first." and app.top is sit
+    frames(app)
+    assert sit.box.bottom - sit.close_button.rect.bottom >= before + sit.px(24)
+    app.draw()
+    pygame.image.save(app.screen, f"/tmp/p3/sit_panel_{size[0]}.png")

@@ -1170,11 +1170,91 @@ def _chain(first: Any, then: Any) -> Any:
     return both
 
 
-class SeatPickOverlay(Scene):
+def stack_in_panel(scene: Scene, shown: Sequence[Widget], w: int, h: int, bw: int, *,
+                   min_row: int, reserve: int, message: bool = False) -> pygame.Rect:
+    """Lay ``shown`` out one a row in a centred panel ``bw`` wide (the overlays' shared form):
+    the title (:data:`PANEL_TOP` design px), rows of 62 design px squeezed down to
+    ``min_row`` when the window is short (``reserve``: what the title and margins take),
+    then :data:`PANEL_FOOT` px under the last row, and a line for a ``message`` when there
+    is one: the panel is as tall as its rows, never taller."""
+    step = min(scene.px(62), max(scene.px(min_row), (h - scene.px(reserve)) // len(shown)))
+    gap = scene.px(12)  # between rows (the last row's own gap is not kept under it)
+    bh = scene.px(PANEL_TOP) + len(shown) * step - gap + scene.px(PANEL_FOOT) + (
+        scene.px(PANEL_MESSAGE) if message else 0)
+    box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
+    y = box.y + scene.px(PANEL_TOP)
+    for wd in shown:
+        wd.rect = pygame.Rect(box.x + scene.px(20), y, bw - scene.px(40), step - gap)
+        y += step
+    return box
+
+
+#: The panels' title band, the margin under their last row and their message line (design
+#: px, :func:`stack_in_panel`).
+PANEL_TOP = 70
+PANEL_FOOT = 18
+PANEL_MESSAGE = 30
+
+
+class PanelOverlay(Scene):
+    """A panel of rows over the table (ADMIN, Ask for a seat / Sit here): a title, the rows
+    :meth:`rows` gives one under another (:func:`stack_in_panel`), and the latest message on
+    a line of its own at the panel's foot (the panel grows by it only while there is one).
+    Subclasses give ``title``, :meth:`rows` and their sizes."""
+
+    overlay = True
+    #: The panel's width, its rows' least height and what its title and margins take
+    #: (design px).
+    panel_width = 560
+    min_row = 40
+    reserve = 150
+
+    def __init__(self, stage: Stage) -> None:
+        super().__init__(stage)
+        self._message: str | None = None
+        self.box = pygame.Rect(0, 0, 0, 0)
+
+    @property
+    def message(self) -> str | None:
+        """The line at the panel's foot (a refusal, what was done), or None / ""."""
+        return self._message
+
+    @message.setter
+    def message(self, text: str | None) -> None:
+        grew = bool(text) != bool(self._message)
+        self._message = text
+        if grew and self.box.w:
+            self.relayout(self.size)  # the panel gains (or gives back) its message line
+
+    def rows(self) -> list[Widget]:
+        """The widgets shown, top to bottom."""
+        return []
+
+    def layout(self, w: int, h: int) -> None:
+        bw = min(self.px(self.panel_width), int(w * 0.9))
+        self.box = stack_in_panel(self, self.rows(), w, h, bw, min_row=self.min_row,
+                                  reserve=self.reserve, message=bool(self._message))
+
+    def draw(self, surf: pygame.Surface) -> None:
+        a = self.stage.assets
+        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 120))
+        surf.blit(shade, (0, 0))
+        pygame.draw.rect(surf, theme.BG, self.box, border_radius=14)
+        surf.blit(a.nine_slice("panel", self.box.size, 14), self.box)
+        t = a.fit_text(self.title, self.px(40), theme.ACCENT, self.box.w - 20)
+        surf.blit(t, t.get_rect(midtop=(self.box.centerx, self.box.y + self.px(14))))
+        self.form.draw(surf, a)
+        if self._message:
+            m = a.fit_text(self._message, self.px(20), theme.ACCENT2, self.box.w - 20)
+            surf.blit(m, m.get_rect(midbottom=(self.box.centerx,
+                                               self.box.bottom - self.px(10))))
+
+
+class SeatPickOverlay(PanelOverlay):
     """Pick a CPU seat: a watcher asks for it (``hot=False``), or a person at this screen
     types a name and sits in it at its next turn (``hot=True``, ``Session.take_seat``)."""
 
-    overlay = True
     name = "seat_pick"
     session: Session
 
@@ -1201,7 +1281,6 @@ class SeatPickOverlay(Scene):
         self.message = "" if self.seat_buttons else "No CPU seat is free to take."
         if self.name_input is not None:
             self.form.focus(self.name_input)
-        self.box = pygame.Rect(0, 0, 0, 0)
 
     def _typed(self, _text: str) -> None:
         self.message = ""
@@ -1229,26 +1308,9 @@ class SeatPickOverlay(Scene):
         if self.stage.top is self:
             self.stage.pop()
 
-    def layout(self, w: int, h: int) -> None:
-        bw = min(self.px(560), int(w * 0.9))
-        shown: list[Any] = [*([self.name_input] if self.name_input is not None else []),
-                            *[b for _, b in self.seat_buttons], self.close_button]
-        self.box = stack_in_panel(self, shown, w, h, bw, min_row=40, reserve=150, chrome=120)
-
-    def draw(self, surf: pygame.Surface) -> None:
-        a = self.stage.assets
-        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 120))
-        surf.blit(shade, (0, 0))
-        pygame.draw.rect(surf, theme.BG, self.box, border_radius=14)
-        surf.blit(a.nine_slice("panel", self.box.size, 14), self.box)
-        t = a.text(self.title, self.px(40), theme.ACCENT)
-        surf.blit(t, t.get_rect(midtop=(self.box.centerx, self.box.y + self.px(14))))
-        self.form.draw(surf, a)
-        if self.message:
-            m = a.fit_text(self.message, self.px(20), theme.ACCENT2, self.box.w - 20)
-            surf.blit(m, m.get_rect(midbottom=(self.box.centerx, self.box.bottom - self.px(8))))
-
+    def rows(self) -> list[Widget]:
+        return [*([self.name_input] if self.name_input is not None else []),
+                *[b for _, b in self.seat_buttons], self.close_button]
 
 
 #: The turn clock's choices in ADMIN: seconds at normal speed (the table scales them by its
@@ -1257,31 +1319,19 @@ TURN_CLOCKS: tuple[tuple[float | None, str], ...] = (
     (None, "Off"), (45.0, "45 s"), (90.0, "90 s"), (180.0, "3 min"), (300.0, "5 min"))
 
 
-def stack_in_panel(scene: Scene, shown: Sequence[Widget], w: int, h: int, bw: int, *,
-                   min_row: int, reserve: int, chrome: int) -> pygame.Rect:
-    """Lay ``shown`` out one a row in a centred panel ``bw`` wide (the overlays' shared form):
-    rows of 62 design px, squeezed down to ``min_row`` when the window is short (``reserve``:
-    what the title and margins take), the panel ``chrome`` px taller than its rows."""
-    step = min(scene.px(62), max(scene.px(min_row), (h - scene.px(reserve)) // len(shown)))
-    bh = scene.px(chrome) + len(shown) * step
-    box = pygame.Rect((w - bw) // 2, max(0, (h - bh) // 2), bw, min(bh, h))
-    y = box.y + scene.px(70)
-    for wd in shown:
-        wd.rect = pygame.Rect(box.x + scene.px(20), y, bw - scene.px(40), step - scene.px(12))
-        y += step
-    return box
-
-
-class AdminOverlay(Scene):
+class AdminOverlay(PanelOverlay):
     """ADMIN (the host): the table speed, the turn clock, ending a pause, and for each other
     person: hand the seat to a CPU (they take it back by rejoining) or remove them (they may
     come back only to watch). On a LAN table, watchers too (``docs/seats.md``): Let people
     watch, Seat watchers by themselves, each request for a seat (Accept / Decline) and Show X
     out for each watcher; these rows follow the table while ADMIN is open."""
 
-    overlay = True
     name = "admin"
+    title = "ADMIN"
     session: Session
+    panel_width = 620
+    min_row = 34
+    reserve = 110
 
     def __init__(self, stage: Stage, session: Session) -> None:
         super().__init__(stage)
@@ -1326,8 +1376,6 @@ class AdminOverlay(Scene):
         self._rows_key: object = None
         self.close_button = Button("Close", self.back)
         self.form.add(self.close_button)
-        self.message: str | None = None
-        self.box = pygame.Rect(0, 0, 0, 0)
         self._sync_rows()
 
     # ------------------------------------------------------------------ watchers
@@ -1439,23 +1487,8 @@ class AdminOverlay(Scene):
             self.end_pause.visible = False
             self.relayout(self.size)
 
-    def layout(self, w: int, h: int) -> None:
-        bw = min(self.px(620), int(w * 0.9))
-        shown = [self.speed, self.turn_clock, *([self.end_pause] if self.end_pause.visible
-                                                else []),
-                 *[b for _, b in self.hand_buttons], *self.watch_toggles,
-                 *[b for _, _, b in self.watch_rows], self.close_button]
-        self.box = stack_in_panel(self, shown, w, h, bw, min_row=34, reserve=110, chrome=90)
-
-    def draw(self, surf: pygame.Surface) -> None:
-        a = self.stage.assets
-        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 120))
-        surf.blit(shade, (0, 0))
-        surf.blit(a.nine_slice("panel", self.box.size, 14), self.box)
-        t = a.text("ADMIN", self.px(40), theme.ACCENT)
-        surf.blit(t, t.get_rect(midtop=(self.box.centerx, self.box.y + self.px(14))))
-        self.form.draw(surf, a)
-        if self.message:
-            m = a.fit_text(self.message, self.px(20), theme.ACCENT2, self.box.w - 20)
-            surf.blit(m, m.get_rect(midtop=(self.box.centerx, self.box.bottom + 6)))
+    def rows(self) -> list[Widget]:
+        return [self.speed, self.turn_clock, *([self.end_pause] if self.end_pause.visible
+                                               else []),
+                *[b for _, b in self.hand_buttons], *self.watch_toggles,
+                *[b for _, _, b in self.watch_rows], self.close_button]
