@@ -3,6 +3,7 @@ through the real loop (keys and clicks into the app)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,16 @@ from game.client.session import LocalSession
 from game.cpu_worker import SyncCpu
 from tests.client_app import close_app, table_app
 from tests.client_testing import click, frames, key, type_text
+
+#: Where the screenshots go (TEE_TABLE_SHOTS=/some/folder); unset: none are written.
+SHOTS = os.environ.get("TEE_TABLE_SHOTS", "")
+
+
+def shot(app: App, name: str) -> None:
+    """The app's screen as ``name``.png in :data:`SHOTS` (when set)."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        pygame.image.save(app.screen, str(Path(SHOTS) / f"{name}.png"))
 
 
 @pytest.fixture
@@ -78,7 +89,7 @@ def test_handing_the_followed_seat_to_a_cpu_keeps_the_log_coming(app: App) -> No
         app.assets.text = real  # type: ignore[method-assign]
     assert table.WATCHING_ON in drawn
     app.draw()
-    pygame.image.save(app.screen, "/tmp/p3/handed_1280.png")
+    shot(app, "handed_1280")
     # the way out: Pause, Leave table, Leave
     key(app, pygame.K_p)
     frames(app, 2)
@@ -172,7 +183,7 @@ def test_the_seat_panels_are_as_tall_as_their_rows(app: App, size: tuple[int, in
     margin = pick.box.bottom - pick.close_button.rect.bottom
     assert 0 < margin <= pick.px(24), (margin, pick.box, pick.close_button.rect)
     app.draw()
-    pygame.image.save(app.screen, f"/tmp/p3/ask_panel_{size[0]}.png")
+    shot(app, f"ask_panel_{size[0]}")
     key(app, pygame.K_ESCAPE)
     assert app.top is table
     # Sit here (Pause): Ada's screen; a click on a seat with no name says so on a new line
@@ -188,4 +199,55 @@ def test_the_seat_panels_are_as_tall_as_their_rows(app: App, size: tuple[int, in
     frames(app)
     assert sit.box.bottom - sit.close_button.rect.bottom >= before + sit.px(24)
     app.draw()
-    pygame.image.save(app.screen, f"/tmp/p3/sit_panel_{size[0]}.png")
+    shot(app, f"sit_panel_{size[0]}")
+
+
+def test_a_narrow_trash_replay_shows_five_lines_of_its_log(app: App) -> None:
+    """800x600 with the review beside the table: the Trash move log above one's layout was
+    46 px tall, about two lines. The band between the others and one's layout now makes
+    room for five, clear of one's name plate, places and piles."""
+    from tests.client_testing import resize
+    from tests.test_client_playtest import short_trash
+
+    resize(app, 800, 600)
+    assert app.open_replay(short_trash()) is None
+    for _ in range(4):
+        key(app, pygame.K_RIGHT)
+    frames(app, 40, 0.1)
+    table: Any = app.scenes[-2]
+    assert not table.piles_beside  # the layout this is about
+    app.draw()
+    shot(app, "narrow_replay_log")
+    assert table.log.page >= 5, (table.log.page, table.log_rect)  # the lines drawn
+    me = table.me()
+    assert not table.log_rect.colliderect(table.plate_rect(me))
+    assert table.log_rect.collidelist(table.place_rects[me]) == -1
+    assert not table.log_rect.colliderect(table.stock_rect)
+    assert table.log_rect.collidelist([r for s, rs in table.place_rects.items() if s != me
+                                       for r in rs]) == -1
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1280, 720), (960, 540)])
+def test_the_bottom_rows_place_numbers_stay_inside_the_window(
+        app: App, size: tuple[int, int]) -> None:
+    """At 800x600 the place numbers under one's bottom Trash row sat at the window's edge
+    (their text 6 px from it, like the cards' own margin). Now a clear margin: the lowest
+    pixel drawn under the layout is at least 28 design px (18 px at 800x600) above the
+    edge, and the numbers are drawn."""
+    from tests.client_testing import resize
+
+    resize(app, *size)
+    s = LocalSession("layout", {"seats": 3, "layout_size": 10}, speed="blitz", seed=2,
+                     cpu=SyncCpu(), clock=app.table_clock)
+    assert s.sit(0, "Ada").ok and s.start().ok
+    table: Any = app.open_table(s)
+    frames(app, 30, 0.1)
+    app.draw()
+    shot(app, f"trash_bottom_{size[0]}")
+    h = size[1]
+    row = table.place_rects[table.me()][5:]
+    back = app.backdrop()
+    drawn = [y for y in range(row[0].bottom, h) for x in range(row[0].left, row[-1].right)
+             if app.screen.get_at((x, y)) != back.get_at((x, y))]
+    assert drawn, "no place numbers under the bottom row"
+    assert h - 1 - max(drawn) >= table.px(28), (h - 1 - max(drawn), table.px(28))
