@@ -251,3 +251,37 @@ def test_the_bottom_rows_place_numbers_stay_inside_the_window(
              if app.screen.get_at((x, y)) != back.get_at((x, y))]
     assert drawn, "no place numbers under the bottom row"
     assert h - 1 - max(drawn) >= table.px(28), (h - 1 - max(drawn), table.px(28))
+
+
+@pytest.mark.parametrize("game", ["track", "layout"])
+def test_both_tables_draw_the_one_info_line(app: App, game: str) -> None:
+    """The track and Trash scenes each built their info line (the speed, who is watching)
+    in their own words; both now draw TableScene.info_text: the track's "Speed: blitz",
+    Trash's "Hand 1   Speed: blitz", and the watchers' names after them."""
+    if game == "track":
+        table = _tees(app, ["Ada"])
+        want = "Speed: blitz"
+    else:
+        s = LocalSession("layout", {"seats": 2, "layout_size": 4}, speed="blitz", seed=2,
+                         cpu=SyncCpu(), clock=app.table_clock)
+        assert s.sit(0, "Ada").ok and s.start().ok
+        table = app.open_table(s)
+        frames(app, 3)
+        want = "Hand 1   Speed: blitz"
+    drawn: list[str] = []
+    real = app.assets.fit_text
+
+    def fit_text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
+        drawn.append(t)
+        return real(t, *args, **kw)
+
+    app.assets.fit_text = fit_text  # type: ignore[method-assign]
+    try:
+        app.draw()
+        assert want in drawn, drawn
+        table.watching_text = lambda: "Watching: Cid, Dee"  # as the public summary says
+        drawn.clear()
+        app.draw()
+        assert f"{want}   Watching: Cid, Dee" in drawn, drawn
+    finally:
+        app.assets.fit_text = real  # type: ignore[method-assign]

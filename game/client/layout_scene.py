@@ -599,15 +599,14 @@ class LayoutTableScene(TableScene):
                          theme.ACCENT if self.my_turn() else theme.TEXT,
                          self.admin_button.rect.x - self.px(20))
         surf.blit(stt, (self.px(10), self.px(14)))
-        watching = self.watching_text()  # who is watching (issue 17)
-        info = a.text(f"Hand {self.view().get('hand', 1)}   Speed: {pub.get('speed')}" +
-                      (f"   {watching}" if watching else ""), max(12, self.px(18)),
-                      theme.TEXT_DIM)
+        lead, size = [f"Hand {self.view().get('hand', 1)}"], max(12, self.px(18))
         if self.piles_beside:
-            surf.blit(info, info.get_rect(midtop=((sr.centerx + dr.centerx) // 2,
-                                                  sr.bottom + self.px(32))))
+            mid = (sr.centerx + dr.centerx) // 2
+            self.draw_info(surf, lead, size, 2 * (w - mid) - self.px(20),
+                           midtop=(mid, sr.bottom + self.px(32)))
         else:
-            surf.blit(info, info.get_rect(midleft=(dr.right + self.px(30), dr.centery)))
+            x = dr.right + self.px(30)
+            self.draw_info(surf, lead, size, w - x - self.px(10), midleft=(x, dr.centery))
         self.form.draw(surf, a)
         if self.watching():  # a watcher (its line is the status): Ask for a seat, top right
             pr = self.pause_button.rect

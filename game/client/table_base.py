@@ -497,6 +497,24 @@ class TableScene(Scene):
         """Who is watching, for the table's info line (None: nobody)."""
         return watching_line(self.session.public)
 
+    def info_text(self, lead: Sequence[str] = ()) -> str:
+        """The table's info line: the scene's own ``lead`` (``Hand 2``, a solo ``Turn 5``),
+        the table speed, and who is watching (issue 17) when anyone is."""
+        parts = [*lead, f"Speed: {self.public.get('speed', '')}"]
+        watching = self.watching_text()
+        if watching:
+            parts.append(watching)
+        return "   ".join(parts)
+
+    def draw_info(self, surf: pygame.Surface, lead: Sequence[str], size: int, width: int,
+                  **where: tuple[int, int]) -> pygame.Rect:
+        """Draw :meth:`info_text` at ``size`` (shrunk to ``width``), placed by ``where`` (a
+        ``get_rect`` anchor: ``topleft=``, ``midtop=``...); returns where it went."""
+        t = self.stage.assets.fit_text(self.info_text(lead), size, theme.TEXT_DIM, width)
+        r = t.get_rect(**where)
+        surf.blit(t, r)
+        return r
+
     #: A local table nobody at this screen plays any more (their seats handed to CPUs).
     WATCHING_ON = "You are watching: CPUs play every seat"
 

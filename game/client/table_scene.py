@@ -782,15 +782,9 @@ class TrackTableScene(TableScene):
             col = theme.seat_colour(turn)
         t = a.fit_text(banner, self.px(34), col, p.w)
         surf.blit(t, (p.x, self.pause_button.rect.bottom + self.px(4)))
-        info = []
-        if pub["config"].get("mode") == "solo":
-            info.append(f"Turn {pub.get('turns', 0) + 1}")
-        info.append(f"Speed: {pub.get('speed', '')}")
-        watching = self.watching_text()
-        if watching:
-            info.append(watching)
-        it = a.fit_text("   ".join(info), self.px(20), theme.TEXT_DIM, p.w)
-        surf.blit(it, (p.x, self.pause_button.rect.bottom + self.px(40)))
+        lead = [f"Turn {pub.get('turns', 0) + 1}"] if pub["config"].get("mode") == "solo" else []
+        self.draw_info(surf, lead, self.px(20), p.w,
+                       topleft=(p.x, self.pause_button.rect.bottom + self.px(40)))
         # the message (or the connection note) has its own line: the speed stays in view
         status = self.status_line()
         if status:
