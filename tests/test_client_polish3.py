@@ -285,3 +285,32 @@ def test_both_tables_draw_the_one_info_line(app: App, game: str) -> None:
         assert f"{want}   Watching: Cid, Dee" in drawn, drawn
     finally:
         app.assets.fit_text = real  # type: ignore[method-assign]
+
+
+# classic, 4 seats: Red to play its last card, Blue and Green with one each, Yellow two
+ONE_CARD = ("classic 4 teams2 jokers=on seven=on a:s,s,s,12,20 b:s,s,s,s,s c:s,s,s,s,s "
+            "d:s,s,s,s,s turn=a hand=2C cards=1,1,2,1 pile=157 discards=0")
+
+
+def test_a_seat_plate_with_one_card_says_one_card(app: App) -> None:
+    """The seat plates said "1 cards" (and "0 cards" is fine): now "1 card"."""
+    from tests.client_app import open_fixed_table
+
+    table = open_fixed_table(app, ONE_CARD)
+    frames(app, 5, 0.1)
+    drawn: list[str] = []
+    real = app.assets.text
+
+    def text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
+        drawn.append(t)
+        return real(t, *args, **kw)
+
+    app.assets.text = text  # type: ignore[method-assign]
+    try:
+        app.draw()
+    finally:
+        app.assets.text = real  # type: ignore[method-assign]
+    plates = [d for d in drawn if d.endswith((" card", " cards"))]
+    assert plates.count("1 card") == 3 and plates.count("2 cards") == 1, plates
+    assert "1 cards" not in plates
+    assert table.public["phase"] == "playing"

@@ -432,7 +432,8 @@ class TableCore(Scene):
                         r.w - d - a.font(max(12, int(r.h * 0.5))).size("0 cards")[0] - 16)
         surf.blit(nt, nt.get_rect(midleft=(r.x + d + 10, r.centery)))
         if count is not None:
-            ct = a.text(f"{count} cards", max(12, int(r.h * 0.5)), theme.TEXT_DIM)
+            ct = a.text(f"{count} card{'s' if count != 1 else ''}", max(12, int(r.h * 0.5)),
+                        theme.TEXT_DIM)
             surf.blit(ct, ct.get_rect(midright=(r.right - 6, r.centery)))
 
     def draw_hint_reason(self, surf: pygame.Surface, rect: pygame.Rect) -> None:
