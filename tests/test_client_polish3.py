@@ -314,3 +314,50 @@ def test_a_seat_plate_with_one_card_says_one_card(app: App) -> None:
     assert plates.count("1 card") == 3 and plates.count("2 cards") == 1, plates
     assert "1 cards" not in plates
     assert table.public["phase"] == "playing"
+
+
+def test_trash_says_your_turn_while_paused_on_it(app: App) -> None:
+    """Trash, one person: paused on their own turn (or while their drawn card lands) the
+    status said "Ada's turn", naming the person to themselves; the track table says "Your
+    turn". Now Trash does too."""
+    s = LocalSession("layout", {"seats": 2, "layout_size": 4}, speed="blitz", seed=2,
+                     cpu=SyncCpu(), clock=app.table_clock)
+    assert s.sit(0, "Ada").ok and s.start().ok
+    table: Any = app.open_table(s)
+    frames(app, 2)
+    for _ in range(200):
+        if table.my_turn() and table.legal_plays():
+            break
+        app.frame(0.1)
+    assert table.my_turn()
+    key(app, pygame.K_p)  # Pause on Ada's turn
+    frames(app, 2)
+    assert table.show_pause() and table.view().get("turn") == 0
+    drawn: list[str] = []
+    real = app.assets.fit_text
+
+    def fit_text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
+        drawn.append(t)
+        return real(t, *args, **kw)
+
+    app.assets.fit_text = fit_text  # type: ignore[method-assign]
+    try:
+        app.draw()
+    finally:
+        app.assets.fit_text = real  # type: ignore[method-assign]
+    assert "Your turn" in drawn and "Ada's turn" not in drawn, drawn[:4]
+
+
+@pytest.mark.parametrize("game", ["layout", "track"])
+def test_p_in_the_tables_first_frame_pauses(app: App, game: str) -> None:
+    """A table's end-panel buttons were visible until its first update, so a key handled in
+    its first frame (events come before the update) went to the end panel's keys: P did
+    nothing. Now P pauses from the first frame."""
+    s = LocalSession(game, {"seats": 2, "layout_size": 4} if game == "layout" else
+                     {"rules": "tees", "seats": 4}, speed="blitz", seed=2, cpu=SyncCpu(),
+                     clock=app.table_clock)
+    assert s.sit(0, "Ada").ok and s.start().ok
+    table: Any = app.open_table(s)
+    key(app, pygame.K_p)  # the table's first frame
+    frames(app, 2)
+    assert table.show_pause() and table.manual_pause() is not None

@@ -592,6 +592,8 @@ class LayoutTableScene(TableScene):
             status = who + ": " + ("choose a face-down place for the wild card"
                                    if self.view().get("pending") == "wild" else
                                    "take the stock (S) or the discard (D)")
+        elif turn in self.session.tokens and len(self.session.tokens) == 1:
+            status = "Your turn"  # (paused, or one's own card still landing)
         else:
             status = f"{seat_label(pub['seats'][turn])}'s turn"
         status = self.status_line() or status

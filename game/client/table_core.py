@@ -138,8 +138,12 @@ class TableCore(Scene):
                   self.watch_button, self.save_button, self.ask_button, self.sit_button,
                   *self.give_buttons):
             self.form.add(w)
-        self.ask_button.visible = self.sit_button.visible = False
-        for b in self.give_buttons:
+        # the overlays' buttons come with their overlays (each update says which are up):
+        # hidden until then, so a key in the table's first frame (before its first update)
+        # is no press of an end panel that is not there (P was taken as an end panel's key)
+        for b in (self.ready_button, self.leave_button, self.rematch_button, self.done_button,
+                  self.watch_button, self.save_button, self.ask_button, self.sit_button,
+                  *self.give_buttons):
             b.visible = False
         self.form.focus(None)
         # Enter / Space belong to the table unless the keyboard itself moved to a button
