@@ -361,3 +361,29 @@ def test_p_in_the_tables_first_frame_pauses(app: App, game: str) -> None:
     key(app, pygame.K_p)  # the table's first frame
     frames(app, 2)
     assert table.show_pause() and table.manual_pause() is not None
+
+
+def test_a_reopened_table_says_how_far_it_got(app: App) -> None:
+    """Leave a game (Esc, Leave table, Leave) and Continue it from the title: the new
+    screen's move log said "Nothing played yet." at turn 6. It now starts with how many
+    turns were played before it."""
+    key(app, pygame.K_RETURN)  # Play
+    nt: Any = app.top
+    click(app, nt.start_button.rect.center)
+    key(app, pygame.K_s)  # the lobby: Start
+    table: Any = app.top
+    assert table.name == "track_table"
+    assert _run(app, table, lambda: table.session.public["turns"] >= 4, 3000)
+    key(app, pygame.K_ESCAPE)  # pause
+    frames(app, 2)
+    click(app, table.leave_button.rect.center)
+    key(app, pygame.K_RETURN)  # Leave
+    title: Any = app.top
+    assert title.name == "title" and title.continue_button.visible
+    click(app, title.continue_button.rect.center)
+    again: Any = app.top
+    assert again.name == "track_table" and again is not table
+    turns = again.session.public["turns"]
+    assert turns >= 4
+    assert again.log.entries[0].lines == [f"{turns} turns played before this screen"]
+    app.draw()

@@ -31,7 +31,7 @@ import pygame
 from game.client import theme
 from game.client.anim import TableClock, Timeline
 from game.client.board import draw_peg
-from game.client.movelog import MoveLog
+from game.client.movelog import LogEntry, MoveLog
 from game.client.scene import Scene
 from game.client.table_overlays import AdminOverlay
 from game.client.widgets import Button, Widget
@@ -151,6 +151,12 @@ class TableCore(Scene):
         if session.screen_seat() is not None:
             stage.hints().warm()  # start the hint worker now, not on the first H
         self._settle()
+        # a table reopened, rejoined or watched from the middle: the log says where it starts
+        # (empty, it would say "Nothing played yet." at turn 12)
+        turns = int(session.public.get("turns") or 0)
+        if turns and session.public.get("phase") == "playing" and not session.replay:
+            self.log.add(LogEntry(None, [f"{turns} turn{'s' if turns != 1 else ''} played "
+                                         f"before this screen"]))
 
     # ------------------------------------------------------------------ for the scenes
     def leading_widgets(self) -> list[Widget]:
