@@ -387,3 +387,34 @@ def test_a_reopened_table_says_how_far_it_got(app: App) -> None:
     assert turns >= 4
     assert again.log.entries[0].lines == [f"{turns} turns played before this screen"]
     app.draw()
+
+
+def test_joining_says_connecting_once(tmp_path: Path) -> None:
+    """Join a game, an address nobody answers at (loopback): the lobby said "Connecting to
+    the table (connecting)...". Now "Connecting to the table...", until the join gives up
+    and the Join screen says why."""
+    from tests.client_app import pump
+
+    app = table_app(tmp_path, virtual_time=False, loopback=True)
+    try:
+        title: Any = app.top
+        click(app, next(b for b in title.buttons if b.label == "Join a game").rect.center)
+        type_text(app, "127.0.0.1:9")  # the discard port: nothing listens there
+        key(app, pygame.K_RETURN)
+        assert app.top is not None and app.top.name == "lobby"
+        drawn: list[str] = []
+        real = app.assets.text
+
+        def text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
+            drawn.append(t)
+            return real(t, *args, **kw)
+
+        app.assets.text = text  # type: ignore[method-assign]
+        try:
+            app.draw()
+        finally:
+            app.assets.text = real  # type: ignore[method-assign]
+        assert "Connecting to the table..." in drawn, drawn
+        assert pump(app, lambda: app.top is not None and app.top.name == "join", 20)
+    finally:
+        close_app(app)
