@@ -418,3 +418,27 @@ def test_joining_says_connecting_once(tmp_path: Path) -> None:
         assert pump(app, lambda: app.top is not None and app.top.name == "join", 20)
     finally:
         close_app(app)
+
+
+def test_tab_then_enter_plays_every_turn(app: App) -> None:
+    """The moves list says "Tab then Enter". After a play made so, the list kept the focus,
+    so at the next turn Tab moved it on to Pause and Enter paused the game (every other turn
+    for a player at the keyboard). Now each turn's Tab comes to the list."""
+    title: Any = app.top
+    click(app, next(b for b in title.buttons if b.label == "Solo").rect.center)
+    for _ in range(12):  # Enter walks down the rows to Start
+        if app.top is None or app.top.name != "new_table":
+            break
+        key(app, pygame.K_RETURN)
+    table: Any = app.top
+    assert table.name == "track_table"
+    for turn in range(3):
+        for _ in range(200):
+            if table.my_turn() and table.legal_plays():
+                break
+            app.frame(0.1)
+        n = table.session.public["state_no"]
+        key(app, pygame.K_TAB)
+        assert table.form.focused is table.moves, (turn, table.form.focused)
+        key(app, pygame.K_RETURN)
+        assert table.session.public["state_no"] == n + 1 and not table.show_pause(), turn

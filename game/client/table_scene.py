@@ -222,6 +222,8 @@ class TrackTableScene(TableScene):
         """Legal plays of this screen's seat, from its own view (cached per state)."""
         if not self.my_turn():
             if self.moves.rows:
+                if self.form.focused is self.moves:  # the turn is over: so the next one's
+                    self.form.focus(None)  # "Tab then Enter" comes back to the list
                 self.moves.rows = []
                 self.legal = []
                 self.move_plays = []
