@@ -442,3 +442,40 @@ def test_tab_then_enter_plays_every_turn(app: App) -> None:
         assert table.form.focused is table.moves, (turn, table.form.focused)
         key(app, pygame.K_RETURN)
         assert table.session.public["state_no"] == n + 1 and not table.show_pause(), turn
+
+
+def test_trash_hot_seat_shows_each_persons_turn_on_their_own_layout(app: App) -> None:
+    """Alice and Bob at one screen: as soon as Bob's play went in, the table turned to
+    Alice (the screen's owner moves on at once), so Bob's drawn card and his chain flew
+    into Alice's layout at the bottom while his own, small at the top, showed nothing until
+    the end. Now the table stays laid out for Bob until his turn has been shown."""
+    s = LocalSession("layout", {"seats": 3, "layout_size": 10}, speed="blitz", seed=0,
+                     cpu=SyncCpu(), clock=app.table_clock)
+    assert s.sit(0, "Alice").ok and s.sit(1, "Bob").ok and s.start().ok
+    table: Any = app.open_table(s)
+    frames(app, 2)
+    bob_played = False
+    for _ in range(600):
+        legal = table.legal_plays()
+        if legal and table.view()["pending"] == "source":
+            bob = table.me() == 1
+            click(app, (table.stock_rect if "S" in legal else table.discard_rect).center)
+            if bob and table.session.public["to_move"] != 1:
+                bob_played = True
+                break
+        elif legal:
+            click(app, table.place_rects[table.me()][int(legal[0][1:]) - 1].center)
+            if table.me() == 1 and table.session.public["to_move"] != 1:
+                bob_played = True
+                break
+        app.frame(0.1)
+    assert bob_played
+    seen = 0
+    for _ in range(400):  # Bob's turn animates: his layout stays at the bottom
+        if table.view().get("turn") == 1:
+            seen += 1
+            assert table.me() == 1 and table.laid_for == 1
+        if table.timeline.idle and table.caught_up():
+            break
+        app.frame(1 / 30)
+    assert seen > 1

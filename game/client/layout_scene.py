@@ -89,6 +89,12 @@ class LayoutTableScene(TableScene):
         return LogEntry(seat, lines, events, int(msg.get("state_no", 0)), [], before)
 
     def me(self) -> int:
+        """The seat whose layout is at the bottom: the person at this screen whose turn the
+        screen shows (a hot seat's: their turn's chain is shown on their own layout, not
+        turned away as soon as the table has moved on), else the screen's seat."""
+        turn = self.view().get("turn")
+        if isinstance(turn, int) and turn in self.session.tokens:
+            return turn
         seat = self.screen_seat()
         return seat if seat is not None else 0
 
