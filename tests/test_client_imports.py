@@ -8,8 +8,9 @@ import ast
 from pathlib import Path
 
 CLIENT = Path(__file__).resolve().parent.parent / "game" / "client"
-#: Modules scenes may build on: the bases (not scenes themselves).
-BASES = {"scene", "table_base"}
+#: Modules scenes may build on: the bases (not scenes themselves). The table's base is
+#: built in layers (core, end, seats, base) with its panels (ADMIN, Ask for a seat) beside.
+BASES = {"scene", "table_base", "table_core", "table_end", "table_seats", "table_overlays"}
 #: Base class names a scene derives from (more are found in the modules themselves).
 SCENE_BASES = {"Scene", "TableScene"}
 #: Only these map names to scenes.

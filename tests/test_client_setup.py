@@ -176,7 +176,7 @@ def test_undo_is_said_in_words_and_a_game_with_undo_sets_no_best(
         app.frame(0.1)
     key(app, pygame.K_u)  # take it back
     msg = table.message or ""
-    assert msg == "Took back the 2: Red's peg +2. A game with undo sets no best."
+    assert msg == "Took back the 2: your peg +2. A game with undo sets no best."
     assert session.undos == 1
     for _ in range(100):
         if table.my_turn() and table.legal:

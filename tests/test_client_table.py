@@ -368,7 +368,7 @@ def test_hint_thinks_off_the_frame_then_shows_the_play_and_why(app: App) -> None
     held.futures[0].set_result(("7:a12+3,a20+4", "it brings both pegs nearer home"))
     frames(app)
     assert table.choice.card == 5 and table.choice.peg == (0, 12)  # the 7, peg a12
-    assert table.message == "Hint: 7: Red's back peg +3, then Red's front peg +4"
+    assert table.message == "Hint: 7: your back peg +3, then your front peg +4"
     assert table.hint_status() == {"play": "7:a12+3,a20+4",
                                    "reason": "it brings both pegs nearer home"}
     n = table.session.table.state_no
@@ -475,7 +475,7 @@ def test_a_split_shows_its_first_peg_moved_and_narrows_the_moves(app: App) -> No
     click(app, g.point(ring(15)))  # a12 +3: a split
     assert table.choice.first == ((0, 12), 15)
     assert table.split_ghost() == {(0, 3): g.point(ring(15))}
-    assert [r[0] for r in table.moves.rows] == ["7: Red's back peg +3, then Red's front peg +4"]
+    assert [r[0] for r in table.moves.rows] == ["7: your back peg +3, then your front peg +4"]
     assert n_all > 1
     # Enter on the narrowed list plays what is left
     n = table.session.table.state_no

@@ -16,6 +16,12 @@ says ``bumps Blue``; the joker says what it lands on::
 
 Pure functions of the play's parts and the seat's view (``view["pegs"]``: per colour, five
 places ``"s"``, a ring hole or ``"h3"``).
+
+Seat-relative words: given ``me`` (the seat of the one person at the screen), that colour's
+pegs and places are "yours" everywhere a play is told (the moves list and hints through
+:func:`describe_play`, the move log through :func:`tell_track`): ``your back peg``, ``one
+of your pegs from start``, ``your come-out hole``, ``(bumps you)``. Both name pegs and places
+through the one :class:`PegNamer`, so the list and the log never disagree.
 """
 
 from __future__ import annotations
@@ -44,51 +50,69 @@ def _is_home(loc: Any) -> bool:
 
 
 class PegNamer:
-    """Names pegs and places of one position (the view the moves list was made from)."""
+    """Names pegs and places of one position (the view the moves list was made from);
+    ``me``'s colour in the second person ("your peg"), None: every colour by name."""
 
-    def __init__(self, pegs: Sequence[Sequence[Any]]) -> None:
+    def __init__(self, pegs: Sequence[Sequence[Any]], me: int | None = None) -> None:
         self.pegs = [list(p) for p in pegs]
         self.board = Board(max(1, len(self.pegs)))
+        self.me = me
+
+    def owner(self, colour: int) -> str:
+        """``Red's`` (``your`` for ``me``'s colour)."""
+        return "your" if colour == self.me else f"{colour_name(colour)}'s"
+
+    def whom(self, colour: int) -> str:
+        """A colour as an object: ``Blue`` (``you`` for ``me``'s colour)."""
+        return "you" if colour == self.me else colour_name(colour)
 
     def progress(self, colour: int, hole: int) -> int:
         return self.board.distance(self.board.come_out(colour), hole)
 
     def peg(self, colour: int, loc: Any) -> str:
-        col = colour_name(colour)
+        col = self.owner(colour)
         if loc == "s":
-            return f"a {col} peg from start"
+            return self.from_start(colour)
         if _is_home(loc):
-            return f"{col}'s peg in home {str(loc)[1:]}"
+            return f"{col} peg in home {str(loc)[1:]}"
         ring = sorted((x for x in self.pegs[colour] if isinstance(x, int)),
                       key=lambda h: -self.progress(colour, h))
         if len(ring) <= 1 or loc not in ring:
-            return f"{col}'s peg"
+            return f"{col} peg"
         i = ring.index(loc)
         word = "back" if i == len(ring) - 1 else ORDINALS[i]
-        return f"{col}'s {word} peg"
+        return f"{col} {word} peg"
+
+    def from_start(self, colour: int) -> str:
+        """``a Red peg from start`` (``one of your pegs from start``)."""
+        if colour == self.me:
+            return "one of your pegs from start"
+        return f"a {colour_name(colour)} peg from start"
 
     def place(self, hole: int) -> str:
         """A ring hole by the nearest landmark: a colour's come-out hole or home turn."""
         seats = len(self.pegs)
         for c in range(seats):
             if hole == self.board.come_out(c):
-                return f"{colour_name(c)}'s come-out hole"
+                return f"{self.owner(c)} come-out hole"
             if hole == self.board.in_spot(c):
-                return f"{colour_name(c)}'s home turn"
+                return f"{self.owner(c)} home turn"
         best = min(range(seats), key=lambda c: self.board.distance(hole,
                                                                     self.board.come_out(c)))
         d = self.board.distance(hole, self.board.come_out(best))
-        return f"{d} before {colour_name(best)}'s come-out hole"
+        return f"{d} before {self.owner(best)} come-out hole"
 
 
 def describe_parts(rank: int, parts: Sequence[tuple[Any, ...]],
                    pegs: Sequence[Sequence[Any]],
-                   bumps: Sequence[Sequence[tuple[Any, ...]]] = ()) -> str:
+                   bumps: Sequence[Sequence[tuple[Any, ...]]] = (),
+                   me: int | None = None) -> str:
     """A play (its card rank and engine parts ``(kind, peg_id, from, to, n)``, places as in
     the engine or as event places) in words, for the position ``pegs``. ``bumps`` (the
     play's own, one tuple of ``(peg_id, from, to)`` per part) tells a bump back to start
-    from a partner sent on to its in-spot (classic and team)."""
-    namer = PegNamer(pegs)
+    from a partner sent on to its in-spot (classic and team). ``me``: the colour told as
+    "your" (see the module's docstring)."""
+    namer = PegNamer(pegs, me)
     occupied: dict[int, int] = {}
     for c, locs in enumerate(namer.pegs):
         for loc in locs:
@@ -106,7 +130,7 @@ def describe_parts(rank: int, parts: Sequence[tuple[Any, ...]],
         colour = pid // 5
         who = namer.peg(colour, frm)
         if kind == "o":
-            text = f"a {colour_name(colour)} peg comes out"
+            text = f"{namer.from_start(colour).removesuffix(' from start')} comes out"
         elif kind in ("f", "b"):
             sign = "+" if kind == "f" else "-"
             text = f"{who} {sign}{n}"
@@ -133,8 +157,8 @@ def describe_parts(rank: int, parts: Sequence[tuple[Any, ...]],
             if other is not None and other != colour:
                 sent_on = any(_ev(Bump(*b).to) != "s"
                               for b in (bumps[i] if i < len(bumps) else ()))
-                text += (f" (sends {colour_name(other)} on)" if sent_on
-                         else f" (bumps {colour_name(other)})")
+                text += (f" (sends {namer.whom(other)} on)" if sent_on
+                         else f" (bumps {namer.whom(other)})")
         if isinstance(frm, int) and kind != "t":
             occupied.pop(frm, None)
         if isinstance(to, int) and kind != "t":
@@ -153,18 +177,19 @@ def _ev(loc: Any) -> Any:
     return loc_event(int(loc))
 
 
-def describe_play(play: Any, view: dict[str, Any]) -> str:
-    """An engine :class:`~game.rules.track.engine.Play` in words, for ``view``."""
-    return describe_parts(int(play.rank), play.parts, view.get("pegs") or [], play.bumps)
+def describe_play(play: Any, view: dict[str, Any], me: int | None = None) -> str:
+    """An engine :class:`~game.rules.track.engine.Play` in words, for ``view`` (``me``'s
+    colour as "your")."""
+    return describe_parts(int(play.rank), play.parts, view.get("pegs") or [], play.bumps, me)
 
 
-def describe_token(tok: str, view: dict[str, Any]) -> str:
+def describe_token(tok: str, view: dict[str, Any], me: int | None = None) -> str:
     """A play token in words for the position of ``view``:
     ``JK:as>36`` -> ``Joker: a Red peg from start jumps onto Blue's back peg``."""
     from game.rules.track import RULES as TRACK
 
     state = TRACK.determinize(view, 0)
-    return describe_play(TRACK.parse_play(state, tok), view)
+    return describe_play(TRACK.parse_play(state, tok), view, me)
 
 
 # ----------------------------------------------------------------------------- the move log
@@ -192,22 +217,12 @@ def _subject(seat: int, names: Sequence[str], me: int | None) -> str:
     return _who(seat, names, me)
 
 
-def _peg_words(namer: PegNamer, colour: int, loc: Any, me: int | None) -> str:
-    text = namer.peg(colour, loc)
-    if me is None or colour != me:
-        return text
-    col = colour_name(colour)
-    if text == f"a {col} peg from start":
-        return "one of your pegs from start"
-    return text.replace(f"{col}'s", "your", 1)
-
-
-def _bump_words(namer: PegNamer, bumps: list[dict[str, Any]], me: int | None) -> str:
+def _bump_words(namer: PegNamer, bumps: list[dict[str, Any]]) -> str:
     """A part's bumps: the first one landed on, then the chain (a partner sent on to its home
     turn may land on another peg in turn)."""
     out: list[str] = []
     for k, b in enumerate(bumps):
-        peg = _peg_words(namer, int(b["colour"]), b["from"], me)
+        peg = namer.peg(int(b["colour"]), b["from"])
         fate = "went back to start" if b["to"] == "s" else "was sent on to its home turn"
         if k == 0:
             out.append(f"onto {peg}, which {fate}")
@@ -232,7 +247,7 @@ def tell_track(seat: int, events: Sequence[dict[str, Any]], pegs: Sequence[Seque
         Blue played an Ace: came out onto your peg, which went back to start
         Yellow folds: no card can move
     """
-    namer = PegNamer(pegs) if pegs else None
+    namer = PegNamer(pegs, me) if pegs else None
     lines: list[str] = []
     head: str | None = None
     parts: list[str] = []
@@ -258,14 +273,14 @@ def tell_track(seat: int, events: Sequence[dict[str, Any]], pegs: Sequence[Seque
                 if evs[j].get("type") == "bump":
                     bumps.append(evs[j])
                 j += 1
-            peg = _peg_words(namer, c, ev.get("from"), me)
+            peg = namer.peg(c, ev.get("from"))
             if t == "come_out":
                 text = "came out" if c == seat else f"brought a {colour_name(c)} peg out"
                 if me is not None and c == me and c != seat:
                     text = "brought one of your pegs out"
             elif t == "trade":
                 oc = int(ev["other_colour"])
-                other = _peg_words(namer, oc, ev["to"], me)
+                other = namer.peg(oc, ev["to"])
                 text = f"swapped {peg} with {other}"
             elif ev.get("jump"):
                 text = f"jumped {peg} to {_place_words(namer, ev['to'])}"
@@ -277,14 +292,12 @@ def tell_track(seat: int, events: Sequence[dict[str, Any]], pegs: Sequence[Seque
                 text = f"moved {peg} {n} {way}"
                 to, frm = ev.get("to"), ev.get("from")
                 if _is_home(to) and _is_home(frm):
-                    text = f"moved {colour_name(c)}'s peg from home {str(frm)[1:]} to home " \
+                    text = f"moved {namer.owner(c)} peg from home {str(frm)[1:]} to home " \
                            f"{str(to)[1:]}"
-                    if me is not None and c == me:
-                        text = f"moved your peg from home {str(frm)[1:]} to home {str(to)[1:]}"
                 elif _is_home(to):
                     text += f" into home {str(to)[1:]}"
             if bumps:
-                text += " " + _bump_words(namer, bumps, me)
+                text += " " + _bump_words(namer, bumps)
             parts.append(text)
             _apply_event(namer, ev)
             for b in bumps:
@@ -431,7 +444,7 @@ def why_card_cannot(rank: int, view: dict[str, Any]) -> str:
         return head + "."
     state = TRACK.determinize(view, 0)
     pegs = view.get("pegs") or []
-    namer = PegNamer(pegs)
+    namer = PegNamer(pegs, seat)
     board = namer.board
     cols = [int(c) for c in view.get("controlled") or [seat]]
     r = RANK_TOKENS.get(rank, str(rank))
@@ -459,7 +472,7 @@ def why_card_cannot(rank: int, view: dict[str, Any]) -> str:
         if count is None:
             break
         sign, n = count
-        who = _peg_words(namer, c, loc, seat)
+        who = namer.peg(c, loc)
         msg = _probe(TRACK, state, seat, f"{r}:{letters[c]}{loc}{sign}{n}") or ""
         if "last resort" in msg:
             reasons.append(f"{who} would land on your partner's peg, which is allowed only "
@@ -480,7 +493,7 @@ def why_card_cannot(rank: int, view: dict[str, Any]) -> str:
                 break
         if blocker is not None:
             oc, h = blocker
-            by = _peg_words(namer, oc, h, seat) if oc == c else \
+            by = namer.peg(oc, h) if oc == c else \
                 f"your partner's peg ({colour_name(oc)})"
             reasons.append(f"{who} is blocked by {by}")
         elif n - to_turn > 5:

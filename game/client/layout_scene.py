@@ -41,6 +41,12 @@ if TYPE_CHECKING:
     from game.client.stage import Stage
 
 
+#: The move log shows at least this many lines where it sits above one's layout.
+LOG_LINES = 5
+#: The margin under one's bottom row's place numbers (design px).
+PLACE_FOOT = 26
+
+
 class LayoutTableScene(TableScene):
     name = "layout_table"
     private_keys = ("seat", "legal", "pending")
@@ -83,6 +89,12 @@ class LayoutTableScene(TableScene):
         return LogEntry(seat, lines, events, int(msg.get("state_no", 0)), [], before)
 
     def me(self) -> int:
+        """The seat whose layout is at the bottom: the person at this screen whose turn the
+        screen shows (a hot seat's: their turn's chain is shown on their own layout, not
+        turned away as soon as the table has moved on), else the screen's seat."""
+        turn = self.view().get("turn")
+        if isinstance(turn, int) and turn in self.session.tokens:
+            return turn
         seat = self.screen_seat()
         return seat if seat is not None else 0
 
@@ -102,14 +114,19 @@ class LayoutTableScene(TableScene):
         others = [(me + k) % n for k in range(1, n)]
         # my layout: bottom, largest
         my_h = int(h * 0.40)
-        label = max(12, int(my_h / 2.25) // 7) + 4  # the place numbers under the cards
-        ch = min(int((my_h - 2 * label) / 2.05), int((w * 0.62) / 5 / 0.714 / 1.08))
+        # the place numbers under the cards (at least their text's own height at the size
+        # drawn, :meth:`number_size`); the bottom row's stay a clear ``foot`` inside the
+        # window (they sat 6 px from its edge)
+        est = max(12, int(my_h / 2.25) // 7) + 4
+        ch = min(int((my_h - 2 * est) / 2.05), int((w * 0.62) / 5 / 0.714 / 1.08))
+        label = max(est, self.stage.assets.font(self.number_size(ch)).size("10")[1] + 2)
+        foot = max(m, self.px(PLACE_FOOT))
         cw = int(ch * 0.714)
         gap = max(4, cw // 10)
         vgap = max(gap, label + 2)  # room for row 1's numbers between the rows
         total_w = 5 * cw + 4 * gap
         x0 = (w - total_w) // 2
-        y0 = h - m - 2 * ch - vgap - label
+        y0 = h - foot - 2 * ch - vgap - label
         self.card_size = (cw, ch)
         self.place_rects = {me: [pygame.Rect(x0 + (i % 5) * (cw + gap),
                                              y0 + (i // 5) * (ch + vgap), cw, ch)
@@ -129,9 +146,15 @@ class LayoutTableScene(TableScene):
             py = y0 - ph - self.px(30)
             self.stock_rect = pygame.Rect(w // 2 - pw - self.px(20), py, pw, ph)
             self.discard_rect = pygame.Rect(w // 2 + self.px(20), py, pw, ph)
-        # the others: a grid at the top
+        # the others: a grid at the top, over the band between them and my layout (the
+        # piles and the move log when the piles are not beside my layout: tall enough for
+        # LOG_LINES of the log above my name plate)
+        plate = int(max(12, min(self.px(24), int(ch * 0.18))) * 1.3) + 12
+        plate_gap = max(self.px(10), plate)
+        band_h = self.px(34) if self.piles_beside else max(
+            self.px(150), self.log_height(LOG_LINES) + self.px(6) + plate_gap)
         top = m + bh + self.px(8)
-        area_h = y0 - top - (self.px(34) if self.piles_beside else self.px(150))
+        area_h = y0 - top - band_h
         per_row = len(others) if len(others) <= 4 else (len(others) + 1) // 2
         rows = 1 if len(others) <= 4 else 2
         cell_w = (w - 2 * m) // max(1, per_row)
@@ -168,16 +191,26 @@ class LayoutTableScene(TableScene):
             if self.log_rect.w < self.px(220) and lines >= 4:
                 self.log_rect = band  # narrow window: the empty band above my layout
         else:
-            band_y = y0 - self.px(150) + self.px(6)
+            band_y = y0 - band_h + self.px(6)
             # down to the top of my name plate (its text and highlight: about 1.3 text sizes)
-            plate = int(max(12, min(self.px(24), int(ch * 0.18))) * 1.3) + 12
             self.log_rect = pygame.Rect(m, band_y, max(60, self.stock_rect.x - self.px(24) - m),
-                                        max(40, y0 - band_y - max(self.px(10), plate)))
+                                        max(40, y0 - band_y - plate_gap))
         bw = self.px(260)
         cx2, cy2 = w // 2, h // 2
         self.ready_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(20), bw, self.px(58))
         self.leave_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(90), bw, self.px(58))
         self.done_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(150), bw, self.px(58))
+
+    def number_size(self, card_h: int) -> int:
+        """The text size of the place numbers under cards ``card_h`` tall."""
+        return max(12, min(card_h // 7, self.px(22)))
+
+    def log_height(self, lines: int) -> int:
+        """The move log's height that shows its title and ``lines`` lines (as
+        :func:`game.client.movelog.draw_log` lays them out)."""
+        size = max(12, self.px(17))
+        head = self.stage.assets.font(max(11, size - 2)).size("Tg")[1]
+        return 8 + head + 2 + lines * int(size * 1.22)
 
     # ------------------------------------------------------------------ events
     def _place_centre(self, seat: int, place: int) -> tuple[float, float]:
@@ -506,8 +539,7 @@ class LayoutTableScene(TableScene):
                     pygame.draw.rect(surf, theme.FOCUS, r.inflate(14, 14), 4,
                                      border_radius=max(3, r.w // 8))
                 if seat == me:
-                    n = a.text(str(place), max(12, min(r.h // 7, self.px(22))),
-                               theme.TEXT_DIM)
+                    n = a.text(str(place), self.number_size(r.h), theme.TEXT_DIM)
                     surf.blit(n, n.get_rect(midtop=(r.centerx, r.bottom + 2)))
         # stock and discard pile
         sr, dr = self.stock_rect, self.discard_rect
@@ -566,6 +598,8 @@ class LayoutTableScene(TableScene):
             status = who + ": " + ("choose a face-down place for the wild card"
                                    if self.view().get("pending") == "wild" else
                                    "take the stock (S) or the discard (D)")
+        elif turn in self.session.tokens and len(self.session.tokens) == 1:
+            status = "Your turn"  # (paused, or one's own card still landing)
         else:
             status = f"{seat_label(pub['seats'][turn])}'s turn"
         status = self.status_line() or status
@@ -573,15 +607,14 @@ class LayoutTableScene(TableScene):
                          theme.ACCENT if self.my_turn() else theme.TEXT,
                          self.admin_button.rect.x - self.px(20))
         surf.blit(stt, (self.px(10), self.px(14)))
-        watching = self.watching_text()  # who is watching (issue 17)
-        info = a.text(f"Hand {self.view().get('hand', 1)}   Speed: {pub.get('speed')}" +
-                      (f"   {watching}" if watching else ""), max(12, self.px(18)),
-                      theme.TEXT_DIM)
+        lead, size = [f"Hand {self.view().get('hand', 1)}"], max(12, self.px(18))
         if self.piles_beside:
-            surf.blit(info, info.get_rect(midtop=((sr.centerx + dr.centerx) // 2,
-                                                  sr.bottom + self.px(32))))
+            mid = (sr.centerx + dr.centerx) // 2
+            self.draw_info(surf, lead, size, 2 * (w - mid) - self.px(20),
+                           midtop=(mid, sr.bottom + self.px(32)))
         else:
-            surf.blit(info, info.get_rect(midleft=(dr.right + self.px(30), dr.centery)))
+            x = dr.right + self.px(30)
+            self.draw_info(surf, lead, size, w - x - self.px(10), midleft=(x, dr.centery))
         self.form.draw(surf, a)
         if self.watching():  # a watcher (its line is the status): Ask for a seat, top right
             pr = self.pause_button.rect

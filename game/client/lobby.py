@@ -366,7 +366,9 @@ class LobbyScene(Scene):
         self.sync_name()
         if not self.session.seats:
             status = self.session.status if self.session.remote else "connecting"
-            t = a.text(f"Connecting to the table ({status})...", self.px(30), theme.ACCENT2)
+            words = "Connecting to the table" + (f" ({status})" if status != "connecting"
+                                                 else "")  # (it said "(connecting)" too)
+            t = a.text(words + "...", self.px(30), theme.ACCENT2)
             surf.blit(t, t.get_rect(center=(w // 2, surf.get_height() // 2)))
             return
         sub = a.text(describe(self.session.config, self.session.game), self.px(26),

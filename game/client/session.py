@@ -341,7 +341,7 @@ class LocalSession(SessionBase):
     def screen_seat(self) -> int | None:
         """The seat whose hand this screen shows (the hot-seat owner, else the one person)."""
         owner = self.public.get("screen_owner")
-        if owner is not None:
+        if owner is not None and int(owner) in self.tokens:
             return int(owner)
         return self.local_seats[0] if self.local_seats else None
 
@@ -376,12 +376,21 @@ class LocalSession(SessionBase):
             return no
         r = self.table.leave(self.tokens[seat])
         if r.ok:
-            del self.tokens[seat]
-            self.views.pop(seat, None)
-            self.table.unsubscribe(seat)
-            if self.event_seat == seat:
-                self.event_seat = self.local_seats[0] if self.local_seats else None
+            self._gone(seat)
         return self._result(r)
+
+    def _gone(self, seat: int) -> None:
+        """``seat`` is no longer played at this screen (left, or handed to a CPU): the scene's
+        messages come from the next person here, else the spectator's box (the table goes on
+        being told: the move log never stops at the seat that went)."""
+        self._drain()  # what the seat's box holds up to now still reaches the scene
+        self.tokens.pop(seat, None)
+        self.views.pop(seat, None)
+        self.table.unsubscribe(seat)
+        if self.event_seat == seat:
+            self.event_seat = self.local_seats[0] if self.local_seats else None
+            # the new box's view: the scene's next message is read against it
+            self.take(self.table.snapshot(self.event_seat), self.event_seat)
 
     def set_cpu(self, seat: int, level: str) -> Result:
         return self._result(self.table.set_cpu(self.table.host_token, seat, level))
@@ -422,7 +431,7 @@ class LocalSession(SessionBase):
         tok = self.tokens.get(seat, self.table.host_token)
         r = self.table.hand_to_cpu(tok, seat, level)
         if r.ok and seat in self.tokens:
-            del self.tokens[seat]
+            self._gone(seat)
         return self._result(r)
 
     def remove(self, seat: int) -> Result:
@@ -447,7 +456,7 @@ class LocalSession(SessionBase):
         if r.ok:
             self.undos += 1
             words = took_back(str(r.data.get("play", "")), self.table.game,
-                              self.table.snapshot(seat)["view"])
+                              self.table.snapshot(seat)["view"], seat)
             r = Result(r.ok, r.code, words, r.state_no, dict(r.data))
         return self._result(r)
 
@@ -534,16 +543,17 @@ class LocalSession(SessionBase):
         self.table.close()
 
 
-def took_back(token: str, game: str, view: Mapping[str, Any]) -> str:
-    """The message of an undo in words, for the position the play was made in:
-    ``A:as`` -> ``Took back the Ace: a Red peg comes out. A game with undo sets no best.``"""
+def took_back(token: str, game: str, view: Mapping[str, Any], me: int | None = None) -> str:
+    """The message of an undo in words, for the position the play was made in (``me``'s
+    pegs are "your"): ``A:as`` -> ``Took back the Ace: one of your pegs comes out. A game
+    with undo sets no best.``"""
     tail = " A game with undo sets no best."
     if game != "track" or not token:
         return "Took back the last play." + tail
     try:
         from game.client.describe import describe_token
 
-        words = describe_token(token, dict(view))
+        words = describe_token(token, dict(view), me)
     except Exception:  # a play the describer cannot read is still taken back
         return "Took back the last play." + tail
     card, _, rest = words.partition(": ")

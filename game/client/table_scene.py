@@ -176,10 +176,10 @@ class TrackTableScene(TableScene):
     # ------------------------------------------------------------------ the move log
     def tell(self, msg: Any, before: dict[str, Any]) -> LogEntry | None:
         events = list(msg.get("events") or [])
-        me = self.screen_seat() if len(self.session.tokens) == 1 else None
         seat = msg.get("seat") if msg.get("type") == "play" else None
         lines = tell_track(seat if seat is not None else -1, events,
-                           before.get("pegs") or msg["view"].get("pegs") or [], self.names(), me)
+                           before.get("pegs") or msg["view"].get("pegs") or [], self.names(),
+                           self.words_seat())
         return LogEntry(seat, lines, events, int(msg.get("state_no", 0)), self.trail_of(events),
                         before)
 
@@ -222,6 +222,8 @@ class TrackTableScene(TableScene):
         """Legal plays of this screen's seat, from its own view (cached per state)."""
         if not self.my_turn():
             if self.moves.rows:
+                if self.form.focused is self.moves:  # the turn is over: so the next one's
+                    self.form.focus(None)  # "Tab then Enter" comes back to the list
                 self.moves.rows = []
                 self.legal = []
                 self.move_plays = []
@@ -259,9 +261,18 @@ class TrackTableScene(TableScene):
             return {}
         return {(fp.colour, fp.peg_no): self.geom.point(hole_of(fp.colour, fp.peg_no, fp.to))}
 
+    def words_seat(self) -> int | None:
+        """The seat told as "you" / "your peg" in the moves list, the hint and the move log
+        alike: the one person at this screen (a hot seat's people share the log, so there
+        every colour is named), None at a replay or for a watcher."""
+        if len(self.session.tokens) != 1 or self.session.replay:
+            return None
+        return self.screen_seat()
+
     def describe(self, p: Any) -> str:
-        """A play for people: ``7: Red's front peg +3, then Blue's peg +4``."""
-        return describe_play(p, self.view())
+        """A play for people: ``7: Red's front peg +3, then Blue's peg +4`` (``your front
+        peg`` for the person's own colour, :meth:`words_seat`)."""
+        return describe_play(p, self.view(), self.words_seat())
 
     def pegs(self) -> list[PegDraw]:
         out = []
@@ -773,15 +784,9 @@ class TrackTableScene(TableScene):
             col = theme.seat_colour(turn)
         t = a.fit_text(banner, self.px(34), col, p.w)
         surf.blit(t, (p.x, self.pause_button.rect.bottom + self.px(4)))
-        info = []
-        if pub["config"].get("mode") == "solo":
-            info.append(f"Turn {pub.get('turns', 0) + 1}")
-        info.append(f"Speed: {pub.get('speed', '')}")
-        watching = self.watching_text()
-        if watching:
-            info.append(watching)
-        it = a.fit_text("   ".join(info), self.px(20), theme.TEXT_DIM, p.w)
-        surf.blit(it, (p.x, self.pause_button.rect.bottom + self.px(40)))
+        lead = [f"Turn {pub.get('turns', 0) + 1}"] if pub["config"].get("mode") == "solo" else []
+        self.draw_info(surf, lead, self.px(20), p.w,
+                       topleft=(p.x, self.pause_button.rect.bottom + self.px(40)))
         # the message (or the connection note) has its own line: the speed stays in view
         status = self.status_line()
         if status:

@@ -8,7 +8,7 @@ screen at the table, the watcher's too, says the same thing:
 * :func:`watcher_line`: this screen's own state: ``You are watching`` (the welcome's note),
   ``Waiting for the host: you asked for Blue``, ``You take Blue at its next turn``;
 * :func:`cpu_seats`: the seats that may be asked for (the table's "Ask for a seat" and
-  "Sit here" panel, :class:`game.client.table_base.SeatPickOverlay`, lists them).
+  "Sit here" panel, :class:`game.client.table_overlays.SeatPickOverlay`, lists them).
 """
 
 from __future__ import annotations
