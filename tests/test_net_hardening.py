@@ -371,7 +371,13 @@ def test_a_sniffer_of_a_join_and_a_rejoin_finds_no_secret_and_cannot_rejoin(
         run_until([ann], lambda: ann.snapshots == 2 and ann.c.status.state == CONNECTED,
                   what="rejoin through the tap")
         ann.c.close()
-        _wait(lambda: len(tap.sessions) == 2, 15)  # the tap thread notes the session
+        # every connection through the tap has ended and been noted: the join and the rejoin
+        # (a busy machine may make the client try a connection again: each is one more)
+        try:
+            _wait(lambda: len(tap.sessions) == len(tap.pairs) >= 2, 15)
+        except AssertionError as e:
+            raise AssertionError(f"{e}: {len(tap.pairs)} connections through the tap, "
+                                 f"{len(tap.sessions)} ended") from None
         seen = bytes(tap.up) + bytes(tap.down)
         for form in _forms(secret) + _forms(ht.host_token):
             assert form not in seen  # in no form, in neither direction
@@ -381,6 +387,8 @@ def test_a_sniffer_of_a_join_and_a_rejoin_finds_no_secret_and_cannot_rejoin(
         proofs = 0
         for recorded in tap.sessions:
             sent = P.FrameDecoder().feed(recorded)
+            if len(sent) < 2:  # a try that ended before the client answered the challenge
+                continue
             with socket.create_connection(("127.0.0.1", ht.port), timeout=5) as s:
                 s.sendall(recorded)
                 s.shutdown(socket.SHUT_WR)
@@ -395,9 +403,9 @@ def test_a_sniffer_of_a_join_and_a_rejoin_finds_no_secret_and_cannot_rejoin(
                 assert got[-1]["code"] == "bad_token"
             else:
                 assert got[1]["t"] == "welcome" and got[1]["seat"] != seat
-        assert proofs == 1
+        assert proofs >= 1  # the rejoin's (one more for each try again)
         welcomes = [m for m in P.FrameDecoder().feed(bytes(tap.down)) if m.get("t") == "welcome"]
-        assert len(welcomes) == 2 and all(w["token"].startswith("s2.") for w in welcomes)
+        assert len(welcomes) >= 2 and all(w["token"].startswith("s2.") for w in welcomes)
         thief = RawConn(ht.port, "Mallory", ht.code, token=welcomes[0]["token"])
         _wait(lambda: not thief.alive, 5)
         assert not thief.welcomed and _errors(thief)[-1]["code"] == "bad_token"
