@@ -281,6 +281,25 @@ def test_rules_pages_fit_their_panel_at_both_sizes(tmp_path: Path) -> None:
         a.close()
 
 
+def test_the_rules_screen_has_its_title_above_the_rule_set(tmp_path: Path) -> None:
+    """Every menu screen names itself at the top; the Rules screen started with its chooser."""
+    from game.client import theme
+
+    for size in ((1280, 720), (800, 600)):
+        a = make_app(tmp_path, size)
+        s = a.push(screens.RulesScene(a))
+        frames(a, 2)
+        w = size[0]
+        band = pygame.Rect(w // 2 - s.px(120), 0, s.px(240), s.page.rect.top)
+        assert band.h > s.px(60)  # room for the title above the chooser
+        title = sum(1 for x in range(band.left, band.right, 2)
+                    for y in range(band.top, band.bottom, 2)
+                    if all(abs(c - t) < 24 for c, t in zip(a.screen.get_at((x, y))[:3],
+                                                           theme.ACCENT, strict=True)))
+        assert title > 80, (size, title)  # the title's letters, in the accent colour
+        a.close()
+
+
 def test_run_opens_the_title_and_returns_zero(tmp_path: Path) -> None:
     from game.client.app import run
 

@@ -984,9 +984,10 @@ class RulesScene(Scene):
 
     def layout(self, w: int, h: int) -> None:
         fw = min(self.px(760), int(w * 0.9))
-        self.page.rect = pygame.Rect((w - fw) // 2, self.px(24), fw, self.px(52))
-        self.text_rect = pygame.Rect(int(w * 0.05), self.px(92), int(w * 0.9),
-                                     h - self.px(92) - self.px(96))
+        # the screen's title (as every menu screen has), the rule set under it, then the page
+        self.page.rect = pygame.Rect((w - fw) // 2, self.px(96), fw, self.px(48))
+        top = self.px(156)
+        self.text_rect = pygame.Rect(int(w * 0.05), top, int(w * 0.9), h - top - self.px(96))
         bw = self.px(240)
         self.back_button.rect = pygame.Rect((w - bw) // 2, h - self.px(80), bw, self.px(58))
 
@@ -1023,6 +1024,7 @@ class RulesScene(Scene):
 
     def draw(self, surf: pygame.Surface) -> None:
         self.draw_background(surf)
+        self.draw_title(surf, "Rules")
         draw_panel(self, surf, self.text_rect)
         a = self.stage.assets
         lines = self.fitted_lines()
