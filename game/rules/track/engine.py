@@ -401,7 +401,9 @@ class Play:
     def token(self) -> str:
         t = self._tok
         if t is None:
-            t = self._tok = RANK_CHARS[self.rank] + ":" + ",".join(map(_part_text, self.parts))
+            # the parts as stored (a _RawPlay's are left raw)
+            t = self._tok = RANK_CHARS[self.rank] + ":" + ",".join(map(_part_text,
+                                                                        _get_parts(self)))
         return t
 
     def __str__(self) -> str:
@@ -420,11 +422,51 @@ class Play:
 
     @property
     def is_discard(self) -> bool:
-        return self.parts[0].kind == "x"
+        return bool(_get_parts(self)[0][0] == "x")
 
 
 _P = partial(tuple.__new__, Part)  # Part from a 5-tuple, without a Python-level __new__
 _B = partial(tuple.__new__, Bump)
+_PARTS_SLOT = cast(Any, Play.__dict__["parts"])  # the slot itself (the C core reads it)
+_get_parts = _PARTS_SLOT.__get__  # a play's parts as stored: Part, or raw 5-tuples
+_set_parts = _PARTS_SLOT.__set__
+_new_obj = object.__new__
+
+
+class _RawPlay(Play):
+    """A :class:`Play` made from a raw play (the one a legal list's reader picks): the same
+    fields, but its ``parts`` slot holds the raw plain 5-tuples until ``.parts`` is read,
+    which makes them :class:`Part` (once). The engine's applies read the slot as it is (a
+    5-tuple unpacks and compares as a ``Part``; the C core takes either), so a picked play
+    that is only applied never makes its parts. It pickles and copies as a plain ``Play``."""
+
+    __slots__ = ()
+
+    @property  # type: ignore[override]
+    def parts(self) -> tuple[Part, ...]:
+        p = _get_parts(self)
+        if type(p[0]) is not Part:
+            p = tuple(map(_P, p))
+            _set_parts(self, p)
+        return cast("tuple[Part, ...]", p)
+
+    @parts.setter
+    def parts(self, value: tuple[Part, ...]) -> None:
+        _set_parts(self, value)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Play, (self.rank, self.parts, self.bumps, self.last))
+
+
+def _pick(r: Raw) -> Play:
+    """The play of a raw play, its parts left raw (:class:`_RawPlay`)."""
+    p = _new_obj(_RawPlay)
+    p.rank = r[0]
+    _set_parts(p, r[1])
+    p.bumps = r[2]
+    p.last = len(r) == 4
+    p._tok = None
+    return cast(Play, p)
 
 
 def _mk(r: Raw) -> Play:
@@ -606,7 +648,13 @@ class LegalList(Sequence[Play]):
                 i += self._n
             raw = self._raw
             r = raw[i] if raw is not None else self._get_raw(i)
-            p = made[i] = Play(r[0], tuple(map(_P, r[1])), r[2], len(r) == 4)
+            # _pick, inline: a _RawPlay, its parts left raw
+            p = made[i] = _new_obj(_RawPlay)
+            p.rank = r[0]
+            _set_parts(p, r[1])
+            p.bumps = r[2]
+            p.last = len(r) == 4
+            p._tok = None
         return p
 
     def __iter__(self) -> Iterator[Play]:
@@ -767,7 +815,7 @@ def _moved(st: TrackState, play: Play) -> tuple[list[int], list[int], list[int],
     if ob is None:
         ob = board(st)
     occ, rm, hm = ob[0][:], ob[1][:], ob[2][:]
-    return pegs, occ, rm, hm, _move_parts(play.parts, play.bumps, pegs, occ, rm, hm)
+    return pegs, occ, rm, hm, _move_parts(_get_parts(play), play.bumps, pegs, occ, rm, hm)
 
 
 def _move_parts(parts: Sequence[Any], bumps_of: Sequence[Bumps], pegs: list[int],
@@ -2131,12 +2179,41 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
     s.discards = (*st.discards, card)
     s.nplays = st.nplays + 1
     s.idle = 0
-    parts = play.parts
+    parts = _get_parts(play)
     part = parts[0]
-    if part[0] == "x":
+    kind = part[0]
+    if kind == "x":
         s._board = st._board
     else:
-        pegs, occ, rm, hm, homed = _moved(st, play)
+        ob = st._board
+        if ob is None:
+            ob = board(st)
+        pegs = list(st.pegs)
+        occ = ob[0][:]
+        rm = ob[1][:]
+        hm = ob[2][:]
+        bumps = play.bumps
+        if kind != "t" and not bumps[0] and len(parts) == 1:
+            # one part, no bump (most plays): _move_parts, inline
+            pid = part[1]
+            frm = part[2]
+            to = part[3]
+            c = pid // PEGS
+            pegs[pid] = to
+            if frm >= HOME0:
+                hm[c] &= ~(1 << (frm - HOME0 - 1))
+            elif frm >= 0:
+                occ[frm] = -1
+                rm[c] &= ~(1 << frm)
+            if to >= HOME0:
+                hm[c] |= 1 << (to - HOME0 - 1)
+                homed = True
+            else:
+                occ[to] = pid
+                rm[c] |= 1 << to
+                homed = False
+        else:
+            homed = _move_parts(parts, bumps, pegs, occ, rm, hm)
         s.pegs = tuple(pegs)
         s._board = (occ, rm, hm)
         if homed:
