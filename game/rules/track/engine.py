@@ -1144,8 +1144,18 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     if normal:
         if jk:
             normal.extend(jk)
-        if lazy:
-            return LegalList(normal, runs, len(normal) + extra)
+        if lazy:  # LegalList(...), inline (no __init__ call)
+            lg = _new_obj(LegalList)
+            if runs:
+                lg._items = normal
+                lg._raw = None
+                lg._n = len(normal) + extra
+            else:
+                lg._items = None
+                lg._raw = normal
+                lg._n = len(normal)
+            lg._made = None
+            return lg
         return _flat(normal) if runs else normal
     jk.extend((r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks)
     return LegalList(jk) if lazy else jk
@@ -1714,8 +1724,17 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
         if r == 11:
             ring = [m for m in movers if m[0] < HOME0]
             if ring:
-                others = sorted((x, q) for q, x in enumerate(pegs)
-                                if 0 <= x < HOME0 and q // PEGS != c)
+                # every other colour's ring peg (x, peg), by hole: off the ring masks
+                om = 0
+                for v in rm:
+                    om |= v
+                om &= ~own
+                others = []
+                while om:
+                    lb = om & -om
+                    x = lb.bit_length() - 1
+                    others.append((x, occ[x]))
+                    om ^= lb
                 if others:
                     runs = True
                     tr = _Trades(ring, others)
@@ -1782,8 +1801,22 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                     app((r, (part,), ((_B((q, x, START)),),)))
     if want_all:
         return _plays(_flat(normal)), _plays(last)
-    if lazy:
-        return LegalList(normal, runs, len(normal) + extra) if normal else LegalList(last)
+    if lazy:  # LegalList(...), inline (no __init__ call)
+        lg = _new_obj(LegalList)
+        if not normal:
+            lg._items = None
+            lg._raw = last
+            lg._n = len(last)
+        elif runs:
+            lg._items = normal
+            lg._raw = None
+            lg._n = len(normal) + extra
+        else:
+            lg._items = None
+            lg._raw = normal
+            lg._n = len(normal)
+        lg._made = None
+        return lg
     return _flat(normal) if runs else (normal if normal else last)
 
 
