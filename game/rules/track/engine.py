@@ -629,9 +629,11 @@ class LegalList(Sequence[Play]):
                 i -= 1
             else:
                 run = cast("_Trades | _Seconds | _Bumped", it)
-                if i < run.n:
+                # the split runs are tuples holding their count first (no property call)
+                k = run.n if type(run) is _Trades else cast(int, run[0])  # type: ignore[index]
+                if i < k:
                     return run.get(i)
-                i -= run.n
+                i -= k
         raise IndexError("legal play index out of range")  # unreachable: i was checked
 
     def __getitem__(self, i: Any) -> Any:
@@ -1015,7 +1017,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         if first >= 0:
             starts.append(first)
     minfo.sort()  # (loc, pid) are unique: the rest is never compared
-    movers: list[Mover] = [(m[0], m[1]) for m in minfo]
+    movers: list[Mover] | None = None  # [(loc, pid)] of minfo, made when needed
     ranks: list[int] = []
     prev = -1
     for card in st.hands[seat]:
@@ -1033,10 +1035,12 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     low = _LOW
     # a split needs two pegs that can move, or (classic team games, seven to partner) one that
     # may bring the colour home and hand the rest to a partner
-    split_ok = len(movers) >= 2 or (
-        len(movers) == 1 and not team and cfg.seven and cfg.mode == "teams")
+    split_ok = len(minfo) >= 2 or (
+        len(minfo) == 1 and not team and cfg.seven and cfg.mode == "teams")
     for r in ranks:
         if r == JOKER:
+            if movers is None:
+                movers = [(m[0], m[1]) for m in minfo]
             if team and starts:
                 sources = [(START, pid) for pid in starts]
             elif team:
@@ -1069,9 +1073,11 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                         app((r, (("o", pid, START, o, 0),), (b,)))
         if r == 8:
             bwdt = cfg.bwd
-            for loc, pid in movers:
+            for m8 in minfo:
+                loc = m8[0]
                 if loc >= HOME0:
                     continue
+                pid = m8[1]
                 if bwdt[loc][8] & rm[pid // PEGS]:
                     continue
                 x = loc - 8
@@ -1126,6 +1132,8 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
                 app((r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
         if r == 7 and split_ok:
+            if movers is None:
+                movers = [(m[0], m[1]) for m in minfo]
             if team:
                 m, e = _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal,
                                cols)
@@ -1134,6 +1142,8 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             else:
                 _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
         elif r == 9 and team and split_ok:
+            if movers is None:
+                movers = [(m[0], m[1]) for m in minfo]
             m, e = _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
                            normal, cols)
             runs |= m
@@ -1447,6 +1457,8 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     # A backward part of a peg in home never exists: its entries are empty and depend on
     # nothing.
     amounts = range(1, total)
+    top = total - 1
+    inspot = cfg.inspot
     made = False
     extra = 0
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
@@ -1483,35 +1495,62 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     for a in amounts:
                         fl[a].append(e0)
                     continue
-                fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
-                pml = None
-            else:
-                pml = pm[loc]
-                if fw_kind:
-                    fw = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
-                else:
-                    fw = _bwd_all(cfg, pid, loc, total - 1, occ, rm)
+                fwh = _fwd_all(cfg, pid, loc, total - 1, occ, rm, hm)
+                tab[pid] = fwh
+                for a in amounts:
+                    parts = fwh[a]
+                    fl[a].append((pid, c, cbit, 0, loc, parts))
+                    if parts:
+                        base[a] += len(parts)
+                continue
+            # a ring peg: its parts for every count (_fwd_all / _bwd_all) and its entries,
+            # in one walk of its path
+            pml = pm[loc]
+            own = rm[c]
+            fw: list[list[Cand]] = [[] for _ in range(total)]
             tab[pid] = fw
+            ring_ok = True
+            if fw_kind:
+                hmc = hm[c]
+                d = inspot[c] - loc
+                if d < 0:
+                    d += R
+                home_ok = d < top and not pml[d] & own
+            else:
+                home_ok = False
             for a in amounts:
-                parts = fw[a]
-                if pml is None:
-                    land = 0
-                    dep = cbit
-                else:
-                    x = loc + a if fw_kind else loc - a
+                cands = fw[a]
+                if fw_kind:
+                    x = loc + a
                     if x >= R:
                         x -= R
-                    elif x < 0:
+                else:
+                    x = loc - a
+                    if x < 0:
                         x += R
-                    if occ[x] < 0:
-                        land = 1 << x
+                if occ[x] < 0:
+                    land = 1 << x
+                    if ring_ok:
+                        cands.append(((kind, pid, loc, x, a), ()))
+                else:
+                    land = _chain(cfg, pid, x, occ)
+                    ch[a].append((i, land))
+                    if ring_ok:
+                        if (own >> x) & 1:
+                            ring_ok = False  # an own peg blocks this count and every longer
+                        else:
+                            b = _land(cfg, pid, x, occ)
+                            if b is not None:
+                                cands.append(((kind, pid, loc, x, a), b))
+                if home_ok and a > d:
+                    k = a - d
+                    if k > 5 or (hmc >> (k - 1)) & 1:
+                        home_ok = False
                     else:
-                        land = _chain(cfg, pid, x, occ)
-                        ch[a].append((i, land))
-                    dep = pml[a] | cbit | land
-                fl[a].append((pid, c, dep, land, loc, parts))
-                if parts:
-                    base[a] += len(parts)
+                        cands.append((("f", pid, loc, HOME0 + k, a), ()))
+                fl[a].append((pid, c, pml[a] | cbit | land, land, loc, cands))
+                if cands:
+                    base[a] += len(cands)
 
     o2: list[int] | None = None  # a private copy of the board (occ, rm, hm), see below
     r2: list[int] = rm
@@ -2209,7 +2248,7 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         raise RulesError(f"no card of rank {r} in hand")
     hl = list(hands)
     hl[seat] = hand[:i] + hand[i + 1:]
-    s.discards = (*st.discards, card)
+    s.discards = st.discards + (card,)
     s.nplays = st.nplays + 1
     s.idle = 0
     parts = _get_parts(play)
@@ -2272,7 +2311,7 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         s.pile = pile[:-1]
         h = hl[drawer]
         j = bisect_right(h, card)
-        hl[drawer] = (*h[:j], card, *h[j:])
+        hl[drawer] = h[:j] + (card,) + h[j:]
         s.hands = tuple(hl)
     else:
         s.hands = tuple(hl)
