@@ -2248,7 +2248,7 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         raise RulesError(f"no card of rank {r} in hand")
     hl = list(hands)
     hl[seat] = hand[:i] + hand[i + 1:]
-    s.discards = st.discards + (card,)
+    s.discards = st.discards + (card,)  # noqa: RUF005 (one copy, not a list and a copy)
     s.nplays = st.nplays + 1
     s.idle = 0
     parts = _get_parts(play)
@@ -2311,7 +2311,7 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         s.pile = pile[:-1]
         h = hl[drawer]
         j = bisect_right(h, card)
-        hl[drawer] = h[:j] + (card,) + h[j:]
+        hl[drawer] = (*h[:j], card, *h[j:])
         s.hands = tuple(hl)
     else:
         s.hands = tuple(hl)
