@@ -1201,7 +1201,10 @@ def _fwd_all(cfg: Cfg, pid: int, loc: int, top: int, occ: list[int], rm: list[in
     """Forward parts of one peg for every count 1..top (classic/team), index = count:
     lists of ``(part, bumps)``, ring destination before home, as :func:`_dests` gives."""
     c = pid // PEGS
-    out: list[list[Cand]] = [[] for _ in range(top + 1)]
+    if top == 6:  # the 7 splits (a literal: no comprehension call)
+        out: list[list[Cand]] = [[], [], [], [], [], [], []]
+    else:
+        out = [[] for _ in range(top + 1)]
     h = hm[c]
     if loc >= HOME0:
         k = loc - HOME0
