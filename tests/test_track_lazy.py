@@ -196,3 +196,30 @@ def test_picked_play_keeps_its_parts_raw_until_read() -> None:
             assert apply_play(s, s.turn, q, events=False)[0] == py_after
         finally:
             set_fast(prev)
+
+
+@pytest.mark.parametrize(("rules", "seats"), [("tees", 4), ("classic", 2), ("team", 4)])
+def test_quiet_apply_sets_every_field(rules: str, seats: int) -> None:
+    """The Python quiet apply builds its state field by field (not a copy): the fields it
+    sets are every field of the dataclass, every state it makes (plays, discards, deals,
+    reshuffles, the winning play) has every slot set, and it equals the state of the apply
+    with events, field by field (``idle`` too, which the key leaves out)."""
+    import dataclasses
+
+    names = {f.name for f in dataclasses.fields(TrackState)}
+    assert set(engine._FIELDS_SET) == names
+    with python_engine():
+        for seed in range(3):
+            s = new_game({"rules": rules, "seats": seats}, seed)
+            rng = Rng.from_seed(seed)
+            while s.turn >= 0:
+                lg = gen_legal(s)
+                p = lg[rng.below(len(lg))]
+                quiet = apply_play(s, s.turn, p, events=False)[0]
+                loud = apply_play(s, s.turn, p, events=True)[0]
+                for n in names - {"_legal", "_board"}:
+                    assert getattr(quiet, n) == getattr(loud, n), n
+                assert quiet._legal is None or rules == "tees"
+                assert quiet._board is not None
+                s = quiet
+            assert s.winner >= 0

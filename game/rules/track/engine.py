@@ -982,12 +982,12 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     # peg in start of each (_movers, inline) and the hand's ranks (_hand_ranks, inline)
     if team:
         cols = cfg.teamcols[seat]
-    elif min(pegs[seat * PEGS:seat * PEGS + PEGS]) < HOME0:
+    elif hm[seat] != _FULL_HOME:  # not done (a full home mask: every peg home)
         cols = (seat,)
     else:
         cols = ()
         for p in cfg.partners[seat]:
-            if min(pegs[p * PEGS:p * PEGS + PEGS]) < HOME0:
+            if hm[p] != _FULL_HOME:
                 cols = (p,)
                 break
     R = cfg.R
@@ -2238,7 +2238,6 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
     classic/team draw from a pile that is not empty is merged into the one rebuild of the
     hands."""
     cfg = st.cfg
-    s = _copy_state(st)
     hands = st.hands
     hand = hands[seat]
     r = play.rank
@@ -2249,6 +2248,19 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         i += 1
     else:
         raise RulesError(f"no card of rank {r} in hand")
+    # the new state, every field set here (not a copy whose fields are then written again):
+    # the ones a play leaves, then the ones it changes, below; _FIELDS_SET lists them and a
+    # test checks it against the dataclass
+    s = _new_obj(TrackState)
+    s.cfg = cfg
+    s.seed = st.seed
+    s.rng = st.rng
+    s.dealer = st.dealer
+    s.round = st.round
+    s.winner = st.winner
+    s.pile = st.pile
+    s.turn = st.turn
+    s._legal = None
     hl = list(hands)
     hl[seat] = hand[:i] + hand[i + 1:]
     s.discards = st.discards + (card,)  # noqa: RUF005 (one copy, not a list and a copy)
@@ -2258,6 +2270,7 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
     part = parts[0]
     kind = part[0]
     if kind == "x":
+        s.pegs = st.pegs
         s._board = st._board
     else:
         ob = st._board
@@ -2321,6 +2334,12 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         _draw(s, drawer, None)
     s.turn = nxt
     return s
+
+
+#: The fields :func:`_apply_quiet` sets on the state it makes (every field of TrackState;
+#: ``test_track_lazy`` checks it against the dataclass).
+_FIELDS_SET = ("cfg", "seed", "rng", "dealer", "round", "winner", "pile", "turn", "_legal",
+               "discards", "nplays", "idle", "pegs", "_board", "hands")
 
 
 def outcome(s: TrackState) -> dict[str, Any] | None:
