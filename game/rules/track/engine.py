@@ -146,7 +146,7 @@ __all__ = [
     "_FAST_API", "_FIELDS_SET", "_FULL_HOME", "_LIMITS", "_LOW", "_M64", "_NOB", "_NOB2", "_P",
     "_PARTS_SLOT", "_STATE", "BoardLists", "Bump", "Bumps", "Cand", "Cfg", "Entry", "Event",
     "LegalList", "MInfo", "Mover", "Part", "PartT", "Play", "Raw", "TrackState", "_Bumped",
-    "_HasTokens", "_RawPlay", "_Seconds", "_Trades", "_apply_quiet", "_board_after", "_boards",
+    "_HasTokens", "_RawPlay", "_Seconds", "_Trades", "_apply_events", "_board_after", "_boards",
     "_bwd_all", "_chain", "_copy_state", "_dests", "_do", "_draw", "_fast", "_flat", "_fwd_all",
     "_fwd_ct", "_gen_ct", "_gen_tees", "_get_parts", "_insert", "_land", "_minfo", "_mk",
     "_move_parts", "_moved", "_movers", "_new_bumped", "_new_obj", "_new_seconds",
@@ -481,66 +481,17 @@ def new_game(config: Mapping[str, Any], seed: Any, events: list[Event] | None = 
 
 def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
                ) -> tuple[TrackState, list[dict[str, Any]]]:
-    """Apply a play already known to be legal (from :func:`gen_legal`). Never mutates ``st``."""
-    if not events:
-        if FAST:
-            return _fast.apply(st, seat, play), []
-        return _apply_quiet(st, seat, play), []
-    cfg = st.cfg
-    ev: list[Event] | None = [] if events else None
-    s = st.copy()
-    card, hand = _take_card(st.hands[seat], play.rank)
-    hands = list(st.hands)
-    hands[seat] = hand
-    s.hands = tuple(hands)
-    s.discards = (*st.discards, card)
-    s.nplays = st.nplays + 1
-    s.idle = 0
-    parts = play.parts
-    if ev is not None:
-        ev.append({"type": "play", "seat": seat, "card": card, "token": play.token,
-                   "discard": parts[0][0] == "x"})
-        if parts[0][0] == "x":
-            ev.append({"type": "discard", "seat": seat, "card": card})
-    if parts[0][0] == "x":
-        s._board = st._board
-    else:
-        pegs, occ, rm, hm, homed = _moved(st, play)
-        if ev is not None:
-            for part, bumps in zip(parts, play.bumps, strict=True):
-                _part_events(cfg, part, bumps, ev)
-        s.pegs = tuple(pegs)
-        s._board = (occ, rm, hm)
-        team = cfg.team_of[seat]
-        if homed and all(done(pegs, c) for c in cfg.teams[team]):
-            s.winner = team
-            s.turn = -1
-            if ev is not None:
-                ev.append(game_over_event(s))
-            return s, ev if ev is not None else []
-    n_seats = cfg.n
-    if cfg.rules == TEES:
-        _tees_continue(s, seat, ev)
-    elif cfg.rules == CLASSIC:
-        nxt = (seat + 1) % n_seats
-        s.turn = nxt
-        if ev is not None:
-            ev.append({"type": "turn", "seat": nxt})
-        _draw(s, nxt, ev)
-    else:
-        _draw(s, seat, ev)
-        nxt = (seat + 1) % n_seats
-        s.turn = nxt
-        if ev is not None:
-            ev.append({"type": "turn", "seat": nxt})
-    return s, ev if ev is not None else []
+    """Apply a play already known to be legal (from :func:`gen_legal`). Never mutates ``st``.
 
-
-def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
-    """:func:`apply_play` without events on the Python engine: the same steps, no event
-    branches (the simulations' path); a one-part play without bumps moves inline, and the
-    classic/team draw from a pile that is not empty is merged into the one rebuild of the
-    hands."""
+    With ``events`` the Python code applies it and returns its events (:func:`_apply_events`);
+    without, the C core when it is on, else the Python quiet apply written here (the
+    simulations' path: the same steps, no event branches; a one-part play without bumps
+    moves inline, the classic/team draw from a pile that is not empty is merged into the one
+    rebuild of the hands, and the tees search for the next seat starts inline)."""
+    if events:
+        return _apply_events(st, seat, play)
+    if FAST:
+        return _fast.apply(st, seat, play), []
     cfg = st.cfg
     hands = st.hands
     hand = hands[seat]
@@ -614,12 +565,30 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
                 s.hands = tuple(hl)
                 s.winner = team
                 s.turn = -1
-                return s
+                return s, []
     rules = cfg.rules
     if rules == TEES:
         s.hands = tuple(hl)
+        if not FAST:
+            # _tees_continue's common case, inline: the next seat holds cards; it plays, or
+            # folds and the search goes on from it
+            nxt = seat + 1
+            if nxt == cfg.n:
+                nxt = 0
+            cards = hl[nxt]
+            if cards:
+                s.turn = nxt
+                lg = s._legal = _gen_tees(s, lazy=True)
+                if lg._n:
+                    return s, []
+                hl[nxt] = ()
+                s.hands = tuple(hl)
+                s.discards = s.discards + cards
+                s._legal = None
+                _tees_continue(s, nxt, None)
+                return s, []
         _tees_continue(s, seat, None)
-        return s
+        return s, []
     nxt = seat + 1
     if nxt == cfg.n:
         nxt = 0
@@ -637,10 +606,63 @@ def _apply_quiet(st: TrackState, seat: int, play: Play) -> TrackState:
         s.hands = tuple(hl)
         _draw(s, drawer, None)
     s.turn = nxt
-    return s
+    return s, []
 
 
-#: The fields :func:`_apply_quiet` sets on the state it makes (every field of TrackState;
+def _apply_events(st: TrackState, seat: int, play: Play, events: bool = True
+                  ) -> tuple[TrackState, list[dict[str, Any]]]:
+    """:func:`apply_play` with its events (always the Python code)."""
+    cfg = st.cfg
+    ev: list[Event] | None = [] if events else None
+    s = st.copy()
+    card, hand = _take_card(st.hands[seat], play.rank)
+    hands = list(st.hands)
+    hands[seat] = hand
+    s.hands = tuple(hands)
+    s.discards = (*st.discards, card)
+    s.nplays = st.nplays + 1
+    s.idle = 0
+    parts = play.parts
+    if ev is not None:
+        ev.append({"type": "play", "seat": seat, "card": card, "token": play.token,
+                   "discard": parts[0][0] == "x"})
+        if parts[0][0] == "x":
+            ev.append({"type": "discard", "seat": seat, "card": card})
+    if parts[0][0] == "x":
+        s._board = st._board
+    else:
+        pegs, occ, rm, hm, homed = _moved(st, play)
+        if ev is not None:
+            for part, bumps in zip(parts, play.bumps, strict=True):
+                _part_events(cfg, part, bumps, ev)
+        s.pegs = tuple(pegs)
+        s._board = (occ, rm, hm)
+        team = cfg.team_of[seat]
+        if homed and all(done(pegs, c) for c in cfg.teams[team]):
+            s.winner = team
+            s.turn = -1
+            if ev is not None:
+                ev.append(game_over_event(s))
+            return s, ev if ev is not None else []
+    n_seats = cfg.n
+    if cfg.rules == TEES:
+        _tees_continue(s, seat, ev)
+    elif cfg.rules == CLASSIC:
+        nxt = (seat + 1) % n_seats
+        s.turn = nxt
+        if ev is not None:
+            ev.append({"type": "turn", "seat": nxt})
+        _draw(s, nxt, ev)
+    else:
+        _draw(s, seat, ev)
+        nxt = (seat + 1) % n_seats
+        s.turn = nxt
+        if ev is not None:
+            ev.append({"type": "turn", "seat": nxt})
+    return s, ev if ev is not None else []
+
+
+#: The fields the quiet :func:`apply_play` sets on the state it makes (every field of TrackState;
 #: ``test_track_lazy`` checks it against the dataclass).
 _FIELDS_SET = ("cfg", "seed", "rng", "dealer", "round", "winner", "pile", "turn", "_legal",
                "discards", "nplays", "idle", "pegs", "_board", "hands")

@@ -15,6 +15,7 @@ from typing import Any
 
 from game.rules.track.board import PEGS
 from game.rules.track.config import (
+    _FULL_HOME,
     HOME0,
     START,
     TEAM,
@@ -277,6 +278,7 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
     deps: dict[int, int] = {}  # pid * 8 + count: the dependence mask of a taken landing
     o2 = occ  # a private copy of the board (occ, rm) once copied, see below
     r2 = rm
+    h2: list[int] | None = None  # and of the home masks, once a first part goes home
     copied = False
     for loc1, pid1, fw1 in fws:
         c1 = pid1 // PEGS
@@ -288,8 +290,39 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
             for part1, b1 in d1:
                 to1 = part1[3]
                 if b1 or to1 >= HOME0 or loc1 >= HOME0:
-                    _second_on_board(cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour, 7,
-                                     pid1, part1, b1, "f", rest, out)
+                    if b1 or (recolour and (hm[c1] & ~(
+                            (1 << (loc1 - HOME0 - 1)) if loc1 >= HOME0 else 0)
+                            | (1 << (to1 - HOME0 - 1))) == _FULL_HOME):
+                        # a bump, or the colour comes home (the rest may go to a partner)
+                        _second_on_board(cfg, seat, pegs, occ, rm, hm, movers, cols1,
+                                         recolour, 7, pid1, part1, b1, "f", rest, out)
+                        continue
+                    # into or in home, no bump, the colour not done: the same pegs move
+                    # second, every one on the board after the first part (the private copy,
+                    # moved in place and put back), as _second_on_board finds them
+                    if not copied:
+                        o2 = occ[:]
+                        r2 = rm[:]
+                        copied = True
+                    if h2 is None:
+                        h2 = hm[:]
+                    rm0 = r2[c1]
+                    hm0 = h2[c1]
+                    if loc1 >= HOME0:
+                        h2[c1] &= ~(1 << (loc1 - HOME0 - 1))
+                    else:
+                        o2[loc1] = -1
+                        r2[c1] &= ~(1 << loc1)
+                    h2[c1] |= 1 << (to1 - HOME0 - 1)  # forward: the peg ends in home
+                    for loc2, pid2, _fw2 in fws:
+                        if pid2 == pid1:
+                            continue
+                        for to2, b2 in _dests(cfg, "f", pid2, loc2, rest, r2, h2, o2):
+                            app((7, (part1, ("f", pid2, loc2, to2, rest)), ((), b2)))
+                    if loc1 < HOME0:
+                        o2[loc1] = pid1
+                    r2[c1] = rm0
+                    h2[c1] = hm0
                     continue
                 T = (1 << loc1) | (1 << to1)
                 moved = False
