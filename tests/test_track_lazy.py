@@ -157,3 +157,69 @@ def test_engine_kind() -> None:
         assert engine_kind() == ("C core" if engine._fast is not None else "Python")
     finally:
         set_fast(prev)
+
+
+def test_picked_play_keeps_its_parts_raw_until_read() -> None:
+    """A play read from the Python list keeps its parts as the raw 5-tuples (the applies read
+    the slot as it is) until ``.parts`` is read, which gives :class:`Part` (made once); it
+    compares, hashes, pickles and copies as the plain ``Play`` of the same token, and the C
+    core applies it as it applies that plain ``Play``."""
+    import copy
+    import pickle
+
+    from game.rules.track.engine import Part, Play
+
+    with python_engine():
+        s = new_game({"rules": "classic", "seats": 4}, 5)
+        lg = fresh(s)
+        p = lg[0]
+        raw = lg.raw[0]
+        assert type(engine._get_parts(p)[0]) is tuple  # not made yet
+        plain = Play(raw[0], tuple(Part(*x) for x in raw[1]), raw[2], len(raw) == 4)
+        assert p == plain and hash(p) == hash(plain) and str(p) == raw_token(raw)
+        assert p != str(p)  # never equal to a string
+        quiet = apply_play(s, s.turn, p, events=False)[0]
+        assert quiet == apply_play(s, s.turn, plain, events=False)[0]
+        assert type(engine._get_parts(p)[0]) is tuple  # the apply did not make them
+        for again in (pickle.loads(pickle.dumps(p)), copy.copy(p)):
+            assert type(again) is Play and again == plain
+        parts = p.parts
+        assert all(type(x) is Part for x in parts) and p.parts is parts
+        assert (parts[0].kind, parts[0].peg) == (raw[1][0][0], raw[1][0][1])
+    q = lg[1]  # made on the Python engine, its parts still raw
+    assert type(engine._get_parts(q)[0]) is tuple
+    py_after = apply_play(s, s.turn, q, events=False)[0]
+    if engine._fast is not None:  # the C core applies it as the Python engine does
+        prev = set_fast(True)
+        try:
+            assert type(engine._get_parts(q)[0]) is tuple
+            assert apply_play(s, s.turn, q, events=False)[0] == py_after
+        finally:
+            set_fast(prev)
+
+
+@pytest.mark.parametrize(("rules", "seats"), [("tees", 4), ("classic", 2), ("team", 4)])
+def test_quiet_apply_sets_every_field(rules: str, seats: int) -> None:
+    """The Python quiet apply builds its state field by field (not a copy): the fields it
+    sets are every field of the dataclass, every state it makes (plays, discards, deals,
+    reshuffles, the winning play) has every slot set, and it equals the state of the apply
+    with events, field by field (``idle`` too, which the key leaves out)."""
+    import dataclasses
+
+    names = {f.name for f in dataclasses.fields(TrackState)}
+    assert set(engine._FIELDS_SET) == names
+    with python_engine():
+        for seed in range(3):
+            s = new_game({"rules": rules, "seats": seats}, seed)
+            rng = Rng.from_seed(seed)
+            while s.turn >= 0:
+                lg = gen_legal(s)
+                p = lg[rng.below(len(lg))]
+                quiet = apply_play(s, s.turn, p, events=False)[0]
+                loud = apply_play(s, s.turn, p, events=True)[0]
+                for n in names - {"_legal", "_board"}:
+                    assert getattr(quiet, n) == getattr(loud, n), n
+                assert quiet._legal is None or rules == "tees"
+                assert quiet._board is not None
+                s = quiet
+            assert s.winner >= 0

@@ -1,0 +1,440 @@
+"""The Python legal-play generators: classic/team (:func:`_gen_ct`) and tees
+(:func:`_gen_tees`). They build raw plays (the arguments of ``Play``, plain 5-tuple parts)
+and runs kept as factors, and return a :class:`LegalList` (``lazy``), the flat raw list, or
+with ``want_all`` the plays by group; each is written inline (no helper call per candidate)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.rules.cards import JOKER
+from game.rules.track.board import PEGS
+from game.rules.track.config import (
+    _FULL_HOME,
+    HOME0,
+    START,
+    TEAM,
+    Cfg,
+)
+from game.rules.track.moves import (
+    _land,
+    _sevens_one_colour,
+    _splits,
+)
+from game.rules.track.plays import (
+    _B,
+    _LOW,
+    _NOB,
+    Bumps,
+    LegalList,
+    MInfo,
+    Mover,
+    PartT,
+    Raw,
+    _flat,
+    _new_obj,
+    _plays,
+    _Trades,
+)
+from game.rules.track.state import (
+    TrackState,
+    _boards,
+)
+
+
+def _minfo(cfg: Cfg, movers: list[Mover], rm: list[int]) -> list[MInfo]:
+    """Per mover: (loc, pid, colour, forward path masks or None in home, own ring mask,
+    holes to the own in-spot)."""
+    R = cfg.R
+    fwdt = cfg.fwd
+    inspot = cfg.inspot
+    out: list[MInfo] = []
+    for loc, pid in movers:
+        c = pid // PEGS
+        if loc >= HOME0:
+            out.append((loc, pid, c, None, 0, 0))
+        else:
+            d = inspot[c] - loc
+            if d < 0:
+                d += R
+            out.append((loc, pid, c, fwdt[loc], rm[c], d))
+    return out
+
+
+def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
+    """Legal plays for classic and team (raw). With ``want_all``: (moves, joker moves,
+    discards); ``lazy``: a :class:`LegalList` that keeps the team splits as runs."""
+    cfg = st.cfg
+    seat = st.turn
+    pegs = st.pegs
+    bd = st._board
+    if bd is None:
+        bd = st._board = _boards(cfg, pegs)
+    occ, rm, hm = bd
+    team = cfg.rules == TEAM
+    # the colours moved (controlled(), inline), their movers (loc, pid) sorted and the first
+    # peg in start of each (_movers, inline) and the hand's ranks (_hand_ranks, inline)
+    if team:
+        cols = cfg.teamcols[seat]
+    elif hm[seat] != _FULL_HOME:  # not done (a full home mask: every peg home)
+        cols = (seat,)
+    else:
+        cols = ()
+        for p in cfg.partners[seat]:
+            if hm[p] != _FULL_HOME:
+                cols = (p,)
+                break
+    R = cfg.R
+    # minfo (see _minfo, inline): per mover (loc, pid, colour, forward path masks or None in
+    # home, own ring mask, holes to the own in-spot), sorted as the movers (by loc, pid)
+    minfo: list[MInfo] = []
+    starts: list[int] = []
+    fwdt = cfg.fwd
+    inspot = cfg.inspot
+    for c in cols:
+        first = -1
+        own_c = rm[c]
+        ins = inspot[c]
+        for pid in range(c * PEGS, c * PEGS + PEGS):
+            loc = pegs[pid]
+            if loc == START:
+                if first < 0:
+                    first = pid
+            elif loc >= HOME0:
+                if loc < HOME0 + 5:
+                    minfo.append((loc, pid, c, None, 0, 0))
+            else:
+                d = ins - loc
+                if d < 0:
+                    d += R
+                minfo.append((loc, pid, c, fwdt[loc], own_c, d))
+        if first >= 0:
+            starts.append(first)
+    minfo.sort()  # (loc, pid) are unique: the rest is never compared
+    movers: list[Mover] | None = None  # [(loc, pid)] of minfo, made when needed
+    ranks: list[int] = []
+    prev = -1
+    for card in st.hands[seat]:
+        r = card >> 2
+        if r != prev:
+            ranks.append(r)
+            prev = r
+    comeout = cfg.comeout
+    normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
+    jk: list[Raw] = []
+    app = normal.append
+    f10: list[tuple[PartT, tuple[Bumps, ...]]] | None = None
+    runs = False
+    extra = 0  # the plays in runs less the runs (the list's length is len(normal) + extra)
+    low = _LOW
+    # a split needs two pegs that can move, or (classic team games, seven to partner) one that
+    # may bring the colour home and hand the rest to a partner
+    split_ok = len(minfo) >= 2 or (
+        len(minfo) == 1 and not team and cfg.seven and cfg.mode == "teams")
+    for r in ranks:
+        if r == JOKER:
+            if movers is None:
+                movers = [(m[0], m[1]) for m in minfo]
+            if team and starts:
+                sources = [(START, pid) for pid in starts]
+            elif team:
+                sources = movers
+            else:
+                sources = [(START, pid) for pid in starts] + movers
+            targets = sorted(x for x in pegs if 0 <= x < HOME0)
+            for loc, pid in sources:
+                if loc >= HOME0:
+                    continue
+                c = pid // PEGS
+                for x in targets:
+                    if occ[x] // PEGS == c:
+                        continue
+                    b = _land(cfg, pid, x, occ)
+                    if b is not None:
+                        jk.append((0, (("j", pid, loc, x, 0),), (b,)))
+            continue
+        if r == 1 or r >= 11:
+            for pid in starts:
+                c = pid // PEGS
+                o = comeout[c]
+                if (rm[c] >> o) & 1:
+                    continue
+                if occ[o] < 0:
+                    app((r, (("o", pid, START, o, 0),), _NOB))
+                else:
+                    b = _land(cfg, pid, o, occ)
+                    if b is not None:
+                        app((r, (("o", pid, START, o, 0),), (b,)))
+        if r == 8:
+            bwdt = cfg.bwd
+            for m8 in minfo:
+                loc = m8[0]
+                if loc >= HOME0:
+                    continue
+                pid = m8[1]
+                if bwdt[loc][8] & rm[pid // PEGS]:
+                    continue
+                x = loc - 8
+                if x < 0:
+                    x += R
+                b = _land(cfg, pid, x, occ)
+                if b is not None:
+                    app((8, (("b", pid, loc, x, 8),), (b,)))
+            continue
+        # every single forward-n play of the movers (_fwd_plays, inline); J, Q and K all
+        # move 10: their parts are found once (f10) and played with each of them
+        if r >= 11:
+            if f10 is None:
+                f10 = []
+                f10app = f10.append
+                for loc, pid, c, f, own, d in minfo:
+                    if f is None:
+                        continue  # 10 never fits in the home
+                    if not f[10] & own:
+                        x = loc + 10
+                        if x >= R:
+                            x -= R
+                        if occ[x] < 0:
+                            f10app((("f", pid, loc, x, 10), _NOB))
+                        else:
+                            b = _land(cfg, pid, x, occ)
+                            if b is not None:
+                                f10app((("f", pid, loc, x, 10), (b,)))
+                    if d < 10 <= d + 5 and not f[d] & own and not hm[c] & low[10 - d]:
+                        f10app((("f", pid, loc, HOME0 + 10 - d, 10), _NOB))
+            for part, bt in f10:
+                app((r, (part,), bt))
+            continue
+        n = 1 if r == 1 else r
+        lown = low[n]
+        for loc, pid, c, f, own, d in minfo:
+            if f is None:
+                k = loc - HOME0
+                if k + n <= 5 and not (hm[c] >> k) & lown:
+                    app((r, (("f", pid, loc, loc + n, n),), _NOB))
+                continue
+            if not f[n] & own:
+                x = loc + n
+                if x >= R:
+                    x -= R
+                if occ[x] < 0:
+                    app((r, (("f", pid, loc, x, n),), _NOB))
+                else:
+                    b = _land(cfg, pid, x, occ)
+                    if b is not None:
+                        app((r, (("f", pid, loc, x, n),), (b,)))
+            if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
+                app((r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
+        if r == 7 and split_ok:
+            if movers is None:
+                movers = [(m[0], m[1]) for m in minfo]
+            if team:
+                m, e = _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal,
+                               cols)
+                runs |= m
+                extra += e
+            else:
+                _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
+        elif r == 9 and team and split_ok:
+            if movers is None:
+                movers = [(m[0], m[1]) for m in minfo]
+            m, e = _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
+                           normal, cols)
+            runs |= m
+            extra += e
+    if want_all:
+        discards = [(r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks]
+        return _plays(_flat(normal)), _plays(jk), _plays(discards)
+    if normal:
+        if jk:
+            normal.extend(jk)
+        if lazy:  # LegalList(...), inline (no __init__ call)
+            lg = _new_obj(LegalList)
+            if runs:
+                lg._items = normal
+                lg._raw = None
+                lg._n = len(normal) + extra
+            else:
+                lg._items = None
+                lg._raw = normal
+                lg._n = len(normal)
+            lg._made = None
+            return lg
+        return _flat(normal) if runs else normal
+    jk.extend((r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks)
+    return LegalList(jk) if lazy else jk
+
+
+def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
+    """Legal plays for tees (raw), or with ``want_all`` (normal plays, last-resort plays);
+    ``lazy``: a :class:`LegalList` that keeps the Jack trades as factors."""
+    cfg = st.cfg
+    seat = st.turn
+    pegs = st.pegs
+    b = st._board
+    if b is None:
+        b = st._board = _boards(cfg, pegs)
+    occ, rm, hm = b
+    # the colour moved (controlled(), inline): the seat's own, or once it is done (its home
+    # mask full) a partner's
+    c = seat
+    if hm[seat] == _FULL_HOME:
+        c = -1
+        for p in cfg.partners[seat]:
+            if hm[p] != _FULL_HOME:
+                c = p
+                break
+        if c < 0:
+            return ([], []) if want_all else (LegalList([]) if lazy else [])
+    R = cfg.R
+    normal: list[Raw] = []
+    last: list[Raw] = []
+    app = normal.append
+    team_of = cfg.team_of
+    tc = team_of[c]
+    blk = 0
+    for x in cfg.teamcols[c]:
+        blk |= rm[x]
+    own = rm[c]
+    # movers (loc, pid) sorted, and the first peg in start (_movers, inline for one colour)
+    base = c * PEGS
+    movers = []
+    start = -1
+    for pid in range(base, base + PEGS):
+        loc = pegs[pid]
+        if loc == START:
+            if start < 0:
+                start = pid
+        elif loc < HOME0 + 5:
+            movers.append((loc, pid))
+    movers.sort()
+    ins = cfg.inspot[c]
+    cout = cfg.comeout[c]
+    fwdt = cfg.fwd
+    bwdt = cfg.bwd
+    hmc = hm[c]
+    nob = _NOB
+    runs = False  # some Jack trades are kept as a _Trades run
+    extra = 0  # its plays less one
+    # the hand's ranks, each once, ascending (a hand is sorted: one pass, else a sort)
+    ranks: list[int] = []
+    prev = -1
+    for card in st.hands[seat]:
+        r = card >> 2
+        if r > prev:
+            ranks.append(r)
+            prev = r
+        elif r < prev:
+            ranks = sorted({card >> 2 for card in st.hands[seat]})
+            break
+    for r in ranks:
+        if r == 1 or r == 13:
+            if start >= 0 and not (own >> cout) & 1:
+                q = occ[cout]
+                if q < 0:
+                    app((r, (("o", start, START, cout, 0),), nob))
+                elif q // PEGS != c:
+                    part = ("o", start, START, cout, 0)
+                    if team_of[q // PEGS] == tc:
+                        last.append((r, (part,), ((_B((q, cout, START)),),), True))
+                    else:
+                        app((r, (part,), ((_B((q, cout, START)),),)))
+            if r == 13:
+                continue
+        if r == 11:
+            ring = [m for m in movers if m[0] < HOME0]
+            if ring:
+                # every other colour's ring peg (x, peg), by hole: off the ring masks
+                om = 0
+                for v in rm:
+                    om |= v
+                om &= ~own
+                others = []
+                while om:
+                    lb = om & -om
+                    x = lb.bit_length() - 1
+                    others.append((x, occ[x]))
+                    om ^= lb
+                if others:
+                    runs = True
+                    tr = _Trades(ring, others)
+                    extra = tr.n - 1
+                    normal.append(tr)  # type: ignore[arg-type]
+            continue
+        if r == 3:
+            for loc, pid in movers:
+                if loc < HOME0:
+                    if (loc - cout) % R < 3 or bwdt[loc][2] & blk:
+                        continue
+                    x = (loc - 3) % R
+                else:
+                    k = loc - HOME0
+                    if (hmc >> k) == (_FULL_HOME >> k):
+                        continue  # snug
+                    if k >= 4:
+                        if not (hmc >> (k - 4)) & 7:
+                            app((3, (("b", pid, loc, loc - 3, 3),), nob))
+                        continue
+                    if hmc & ((1 << (k - 1)) - 1):
+                        continue
+                    x = (ins - (3 - k)) % R
+                    if bwdt[(ins + 1) % R][3 - k] & blk & ~(1 << x):
+                        continue
+                q = occ[x]
+                if q < 0:
+                    app((3, (("b", pid, loc, x, 3),), nob))
+                elif q // PEGS != c:
+                    part = ("b", pid, loc, x, 3)
+                    if team_of[q // PEGS] == tc:
+                        last.append((3, (part,), ((_B((q, x, START)),),), True))
+                    else:
+                        app((3, (part,), ((_B((q, x, START)),),)))
+            continue
+        n = r  # 1 is one forward, every other rank its own count
+        for loc, pid in movers:
+            if loc >= HOME0:
+                k = loc - HOME0
+                if k + n <= 5 and not (hmc >> k) & ((1 << n) - 1):
+                    app((r, (("f", pid, loc, loc + n, n),), nob))
+                continue
+            d = ins - loc
+            if d < 0:
+                d += R
+            if n > d:
+                h = n - d
+                if h <= 5 and not fwdt[loc][d] & blk and not hmc & ((1 << h) - 1):
+                    app((r, (("f", pid, loc, HOME0 + h, n),), nob))
+                continue
+            if fwdt[loc][n - 1] & blk:
+                continue
+            x = loc + n
+            if x >= R:
+                x -= R
+            q = occ[x]
+            if q < 0:
+                app((r, (("f", pid, loc, x, n),), nob))
+            elif q // PEGS != c:
+                part = ("f", pid, loc, x, n)
+                if team_of[q // PEGS] == tc:
+                    last.append((r, (part,), ((_B((q, x, START)),),), True))
+                else:
+                    app((r, (part,), ((_B((q, x, START)),),)))
+    if want_all:
+        return _plays(_flat(normal)), _plays(last)
+    if lazy:  # LegalList(...), inline (no __init__ call)
+        lg = _new_obj(LegalList)
+        if not normal:
+            lg._items = None
+            lg._raw = last
+            lg._n = len(last)
+        elif runs:
+            lg._items = normal
+            lg._raw = None
+            lg._n = len(normal) + extra
+        else:
+            lg._items = None
+            lg._raw = normal
+            lg._n = len(normal)
+        lg._made = None
+        return lg
+    return _flat(normal) if runs else (normal if normal else last)
