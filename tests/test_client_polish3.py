@@ -415,6 +415,10 @@ def test_joining_says_connecting_once(tmp_path: Path) -> None:
         finally:
             app.assets.text = real  # type: ignore[method-assign]
         assert "Connecting to the table..." in drawn, drawn
+        lobby: Any = app.top
+        # Back is the only button while connecting: in the middle, not left of a gap
+        assert not lobby.start_button.visible and not lobby.ready_button.visible
+        assert abs(lobby.back_button.rect.centerx - app.screen.get_width() // 2) <= 1
         assert pump(app, lambda: app.top is not None and app.top.name == "join", 20)
     finally:
         close_app(app)

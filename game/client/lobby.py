@@ -112,8 +112,18 @@ class LobbyScene(Scene):
         self.back_button.rect = pygame.Rect(w // 2 - bw - self.px(20), by, bw, self.px(62))
         self.start_button.rect = pygame.Rect(w // 2 + self.px(20), by, bw, self.px(62))
         self.ready_button.rect = self.start_button.rect.copy()
+        self.place_back()
         nw = min(self.px(560), int(w * 0.9))
         self.name_input.rect = pygame.Rect((w - nw) // 2, by - self.px(118), nw, self.px(46))
+
+    def place_back(self) -> None:
+        """Back beside Start (or Ready) on the left; in the middle when it is alone (a guest
+        still connecting, or ready and waiting for the host)."""
+        other = self.start_button.rect
+        alone = not self.start_button.visible and not self.ready_button.visible
+        bw = self.back_button.rect.w
+        self.back_button.rect.x = (other.x - self.px(20) - bw // 2 if alone
+                                   else other.x - self.px(40) - bw)
 
     # phones --------------------------------------------------------------------
     def web_url(self) -> str | None:
@@ -270,6 +280,7 @@ class LobbyScene(Scene):
         mine = [self.session.seats[i] for i in self.session.tokens
                 if i < len(self.session.seats)]
         self.ready_button.visible = remote_guest and any(not s.get("ready") for s in mine)
+        self.place_back()
         refusal = self.session.refusal
         if refusal:
             self.error = refusal
