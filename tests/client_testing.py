@@ -88,3 +88,22 @@ class FixedStart:
 
     def __getattr__(self, attr: str) -> Any:
         return getattr(self.base, attr)
+
+
+def drawn_texts(app: App, method: str = "text") -> list[str]:
+    """Draw one frame and return the words drawn: the first argument of every call of
+    ``app.assets.<method>`` (``text``, ``fit_text``, ``wrap``) during it."""
+    got: list[str] = []
+    assets = app.assets
+    real = getattr(assets, method)
+
+    def spy(t: str, *args: Any, **kw: Any) -> Any:
+        got.append(t)
+        return real(t, *args, **kw)
+
+    setattr(assets, method, spy)
+    try:
+        app.draw()
+    finally:
+        delattr(assets, method)  # the class's own method again
+    return got

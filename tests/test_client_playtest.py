@@ -15,7 +15,7 @@ from game.client.session import LocalSession
 from game.cpu_worker import SyncCpu
 from game.rules.record import RecordSeat, format_record, make_record, rules_of
 from tests.client_app import close_app, table_app
-from tests.client_testing import click, frames, key, resize
+from tests.client_testing import click, drawn_texts, frames, key, resize
 
 
 def short_trash(seed: int = 3) -> str:
@@ -199,8 +199,7 @@ def test_the_trash_piles_labels_stay_readable_in_a_narrow_replay(
 
 
 @pytest.mark.parametrize("game", ["layout", "track"])
-def test_a_replay_at_its_end_says_who_won(app: App, game: str,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_replay_at_its_end_says_who_won(app: App, game: str) -> None:
     """With no end panel at a replay, its last position said only "Game over" (after a jump
     the move log does not tell the last plays): now "Game over: Blue CPU wins!"."""
     from tests.test_client_replay import cpu_game
@@ -214,20 +213,11 @@ def test_a_replay_at_its_end_says_who_won(app: App, game: str,
     assert table.public["phase"] == "over" and table.timeline.idle
     title = table.results_title()
     assert title.endswith(" wins!") or title.endswith(" win!")
-    drawn: list[str] = []
-    real = app.assets.fit_text
-
-    def fit_text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
-        drawn.append(t)
-        return real(t, *args, **kw)
-
-    monkeypatch.setattr(app.assets, "fit_text", fit_text)
-    app.draw()
+    drawn = drawn_texts(app, "fit_text")
     assert f"Game over: {title}" in drawn, [d for d in drawn if "over" in d]
 
 
-def test_the_review_says_whose_play_before_the_words(app: App,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_review_says_whose_play_before_the_words(app: App) -> None:
     """The review's line for a play it has no note of ended in two brackets: "Play 42: Yellow
     CPU played S (a card from the stock) (a CPU's play)". Now "Play 42 (a CPU's play): ..."."""
     assert app.open_replay(short_trash()) is None
@@ -236,15 +226,7 @@ def test_the_review_says_whose_play_before_the_words(app: App,
     n = next(i + 1 for i, p in enumerate(s.record.plays) if p.by == "cpu")
     s.jump(n)
     frames(app, 3)
-    wrapped: list[str] = []
-    real = app.assets.wrap
-
-    def wrap(text: str, *args: Any, **kw: Any) -> list[str]:
-        wrapped.append(text)
-        return real(text, *args, **kw)
-
-    monkeypatch.setattr(app.assets, "wrap", wrap)
-    app.draw()
+    wrapped = drawn_texts(app, "wrap")
     name = ov._name(s.record.plays[n - 1].seat)
     assert f"Play {n} (a CPU's play): {name} played {s.words(n)}" in wrapped, wrapped
 
@@ -258,7 +240,6 @@ def test_trash_hot_seat_lays_the_table_out_for_whoever_is_to_play(app: App) -> N
                      cpu=SyncCpu(), clock=app.table_clock)
     assert s.sit(0, "Alice").ok and s.sit(1, "Bob").ok and s.start().ok
     table: Any = app.open_table(s)
-    drawn: list[str] = []
     for _ in range(400):  # Alice plays her turn by clicks, then it is Bob's
         legal = table.legal_plays()
         if legal and table.view().get("turn") == 1:
@@ -272,15 +253,5 @@ def test_trash_hot_seat_lays_the_table_out_for_whoever_is_to_play(app: App) -> N
     big = table.place_rects[1][0]
     assert big.w > table.place_rects[0][0].w  # Bob's layout is the big one now
     assert big.y > table.place_rects[0][0].y and big.y > table.place_rects[2][0].y  # bottom
-    real = app.assets.fit_text
-
-    def fit_text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
-        drawn.append(t)
-        return real(t, *args, **kw)
-
-    app.assets.fit_text = fit_text  # type: ignore[method-assign]
-    try:
-        app.draw()
-    finally:
-        app.assets.fit_text = real  # type: ignore[method-assign]
+    drawn = drawn_texts(app, "fit_text")
     assert "Bob: take the stock (S) or the discard (D)" in drawn, drawn[:5]

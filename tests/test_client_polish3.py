@@ -14,7 +14,7 @@ from game.client.app import App
 from game.client.session import LocalSession
 from game.cpu_worker import SyncCpu
 from tests.client_app import close_app, table_app
-from tests.client_testing import click, frames, key, type_text
+from tests.client_testing import click, drawn_texts, frames, key, type_text
 
 #: Where the screenshots go (TEE_TABLE_SHOTS=/some/folder); unset: none are written.
 SHOTS = os.environ.get("TEE_TABLE_SHOTS", "")
@@ -75,18 +75,7 @@ def test_handing_the_followed_seat_to_a_cpu_keeps_the_log_coming(app: App) -> No
     assert len(table.log.entries) >= n + 4, (n, [e.lines for e in table.log.entries])
     assert table.public["turns"] >= turns + 4  # the screen follows the table too
     assert table.status_line() == table.WATCHING_ON
-    drawn: list[str] = []
-    real = app.assets.text
-
-    def text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
-        drawn.append(t)
-        return real(t, *args, **kw)
-
-    app.assets.text = text  # type: ignore[method-assign]
-    try:
-        app.draw()
-    finally:
-        app.assets.text = real  # type: ignore[method-assign]
+    drawn = drawn_texts(app)
     assert table.WATCHING_ON in drawn
     app.draw()
     shot(app, "handed_1280")
@@ -268,23 +257,11 @@ def test_both_tables_draw_the_one_info_line(app: App, game: str) -> None:
         table = app.open_table(s)
         frames(app, 3)
         want = "Hand 1   Speed: blitz"
-    drawn: list[str] = []
-    real = app.assets.fit_text
-
-    def fit_text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
-        drawn.append(t)
-        return real(t, *args, **kw)
-
-    app.assets.fit_text = fit_text  # type: ignore[method-assign]
-    try:
-        app.draw()
-        assert want in drawn, drawn
-        table.watching_text = lambda: "Watching: Cid, Dee"  # as the public summary says
-        drawn.clear()
-        app.draw()
-        assert f"{want}   Watching: Cid, Dee" in drawn, drawn
-    finally:
-        app.assets.fit_text = real  # type: ignore[method-assign]
+    drawn = drawn_texts(app, "fit_text")
+    assert want in drawn, drawn
+    table.watching_text = lambda: "Watching: Cid, Dee"  # as the public summary says
+    drawn = drawn_texts(app, "fit_text")
+    assert f"{want}   Watching: Cid, Dee" in drawn, drawn
 
 
 # classic, 4 seats: Red to play its last card, Blue and Green with one each, Yellow two
@@ -298,18 +275,7 @@ def test_a_seat_plate_with_one_card_says_one_card(app: App) -> None:
 
     table = open_fixed_table(app, ONE_CARD)
     frames(app, 5, 0.1)
-    drawn: list[str] = []
-    real = app.assets.text
-
-    def text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
-        drawn.append(t)
-        return real(t, *args, **kw)
-
-    app.assets.text = text  # type: ignore[method-assign]
-    try:
-        app.draw()
-    finally:
-        app.assets.text = real  # type: ignore[method-assign]
+    drawn = drawn_texts(app)
     plates = [d for d in drawn if d.endswith((" card", " cards"))]
     assert plates.count("1 card") == 3 and plates.count("2 cards") == 1, plates
     assert "1 cards" not in plates
@@ -333,18 +299,7 @@ def test_trash_says_your_turn_while_paused_on_it(app: App) -> None:
     key(app, pygame.K_p)  # Pause on Ada's turn
     frames(app, 2)
     assert table.show_pause() and table.view().get("turn") == 0
-    drawn: list[str] = []
-    real = app.assets.fit_text
-
-    def fit_text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
-        drawn.append(t)
-        return real(t, *args, **kw)
-
-    app.assets.fit_text = fit_text  # type: ignore[method-assign]
-    try:
-        app.draw()
-    finally:
-        app.assets.fit_text = real  # type: ignore[method-assign]
+    drawn = drawn_texts(app, "fit_text")
     assert "Your turn" in drawn and "Ada's turn" not in drawn, drawn[:4]
 
 
@@ -402,18 +357,7 @@ def test_joining_says_connecting_once(tmp_path: Path) -> None:
         type_text(app, "127.0.0.1:9")  # the discard port: nothing listens there
         key(app, pygame.K_RETURN)
         assert app.top is not None and app.top.name == "lobby"
-        drawn: list[str] = []
-        real = app.assets.text
-
-        def text(t: str, *args: Any, **kw: Any) -> pygame.Surface:
-            drawn.append(t)
-            return real(t, *args, **kw)
-
-        app.assets.text = text  # type: ignore[method-assign]
-        try:
-            app.draw()
-        finally:
-            app.assets.text = real  # type: ignore[method-assign]
+        drawn = drawn_texts(app)
         assert "Connecting to the table..." in drawn, drawn
         lobby: Any = app.top
         # Back is the only button while connecting: in the middle, not left of a gap
