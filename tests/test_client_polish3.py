@@ -103,6 +103,9 @@ def test_a_hot_seat_handing_the_followed_seat_follows_the_other_person(app: App)
     key(app, pygame.K_p)
     frames(app, 2)
     assert table.show_pause() and table.sit_button.visible
+    # one column of buttons of one width (Sit here was drawn wider than Ready and Leave)
+    column = [table.ready_button.rect, table.leave_button.rect, table.sit_button.rect]
+    assert len({(r.x, r.w) for r in column}) == 1, column
     click(app, table.sit_button.rect.center)
     pick: Any = app.top
     assert pick is not None and pick.name == "seat_pick" and pick.seat_buttons

@@ -77,8 +77,8 @@ class TableSeats(TableEnd):
                 b.visible = k < len(self._give_to)
                 if b.visible:
                     b.label = f"Leave my seat to {self._give_to[k]['name']}"
-            if b.visible:
-                w = max(lr.w, self.px(360))
+            if b.visible:  # as wide as Ready and Leave; "Leave my seat to <name>" wider
+                w = lr.w if b is self.sit_button else max(lr.w, self.px(360))
                 b.rect = pygame.Rect(lr.centerx - w // 2, y, w, lr.h)
                 y += lr.h + self.px(10)
         ask = my_ask(s)
