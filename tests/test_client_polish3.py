@@ -106,6 +106,17 @@ def test_a_hot_seat_handing_the_followed_seat_follows_the_other_person(app: App)
     # one column of buttons of one width (Sit here was drawn wider than Ready and Leave)
     column = [table.ready_button.rect, table.leave_button.rect, table.sit_button.rect]
     assert len({(r.x, r.w) for r in column}) == 1, column
+    # the keys' line ("Enter, Space, R, P or Esc: Ready, play on") under the whole column
+    # (it was drawn under Leave table, where Sit here covered it)
+    from game.client import theme
+
+    app.draw()
+    sit = table.sit_button.rect
+    band = pygame.Rect(sit.x - sit.w // 2, sit.bottom + 2, 2 * sit.w, table.px(40))
+    dim = sum(1 for x in range(band.left, band.right) for y in range(band.top, band.bottom)
+              if all(abs(c - t) < 30 for c, t in zip(app.screen.get_at((x, y))[:3],
+                                                     theme.TEXT_DIM, strict=True)))
+    assert dim > 100, dim
     click(app, table.sit_button.rect.center)
     pick: Any = app.top
     assert pick is not None and pick.name == "seat_pick" and pick.seat_buttons

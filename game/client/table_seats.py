@@ -224,15 +224,16 @@ class TableSeats(TableEnd):
         surf.blit(t, t.get_rect(center=(w // 2, h // 2 - self.px(90))))
         by = a.fit_text(sub, self.px(30), theme.TEXT, int(w * 0.9))
         surf.blit(by, by.get_rect(center=(w // 2, h // 2 - self.px(30))))
-        if self.ready_button.visible:
+        self._pause_extras(True)
+        column = [b for b in (self.ready_button, self.leave_button, self.sit_button,
+                              *self.give_buttons) if b.visible]
+        if self.ready_button.visible:  # the keys, under the whole column of buttons
             keys = a.fit_text("Enter, Space, R, P or Esc: Ready, play on", self.px(22),
                               theme.TEXT_DIM, int(w * 0.9))
-            surf.blit(keys, keys.get_rect(midtop=(w // 2, self.leave_button.rect.bottom +
-                                                  self.px(14))))
-        self._pause_extras(True)
-        for b in (self.ready_button, self.leave_button, self.sit_button, *self.give_buttons):
-            if b.visible:
-                b.draw(surf, a)
+            bottom = max(b.rect.bottom for b in column)
+            surf.blit(keys, keys.get_rect(midtop=(w // 2, bottom + self.px(14))))
+        for b in column:
+            b.draw(surf, a)
 
     def status_line(self) -> str | None:
         """The status line: the message, else what the connection is doing (LAN), else the
