@@ -93,6 +93,7 @@ class Host:
         #: wakes it at once): an empty lobby costs a few wake-ups a second, not fifty.
         self.idle_interval = max(tick_interval, IDLE_TICK)
         self._wake: asyncio.Event | None = None
+        self._clock_ref: tuple[float, float] | None = None  # (wall, table clock) at first look
         self.limits = limits or Limits()
         self.on_change = on_change
         self.conns: set[Conn] = set()
@@ -221,10 +222,26 @@ class Host:
         due = table.next_due()
         if due is None:
             return self.idle_interval
-        left = due - table.clock_now()
+        now = table.clock_now()
+        left = due - now
         if left <= 0:
             return self.tick_interval
-        return min(self.idle_interval, max(self.tick_interval, left))
+        return min(self.idle_interval, max(self.tick_interval, left / self._clock_rate(now)))
+
+    def _clock_rate(self, now: float) -> float:
+        """How fast the table's clock runs against the wall's, measured since the first tick:
+        1 for a real table; a test's fast clock runs 50 or 100 times faster, and a play due in
+        half a second of its time is due in a few milliseconds of the wall's (sleeping the
+        table's seconds cost every CPU play a quarter of a second there). A clock that stands
+        still (a test that moves it by hand) counts as 1."""
+        wall = time.monotonic()
+        if self._clock_ref is None:
+            self._clock_ref = (wall, now)
+            return 1.0
+        wall0, now0 = self._clock_ref
+        if wall - wall0 < 0.05:
+            return 1.0
+        return min(1000.0, max(1.0, (now - now0) / (wall - wall0)))
 
     async def _tick_loop(self) -> None:
         self._wake = asyncio.Event()

@@ -424,3 +424,28 @@ def test_the_hidden_card_check_finds_a_hand_anywhere() -> None:
     assert hidden_cards_in([ok], set()) == ["frame 0 (play): hand [3, 4, 5]"]
     sneaky = {"t": "table", "seats": [{"seat": 1, "cards": [7, 8, 9]}]}
     assert hidden_cards_in([ok, sneaky], {(3, 4, 5)}) == ["frame 1 (table): cards [7, 8, 9]"]
+
+
+def test_the_tick_loop_sleeps_wall_time_when_the_table_clock_runs_fast(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A play due in half a second of the table's time is due in 5 ms of the wall's when the
+    table's clock runs 100 times faster (the tests' clocks): the loop slept the table's
+    seconds (capped at its idle tick, a quarter second), which cost every CPU play that long.
+    A real clock (or one that stands still) sleeps its own seconds, as before."""
+    import time
+
+    from net.host import IDLE_TICK, Host
+
+    table = make_table("track", {"rules": "classic", "seats": 4}, scale=100)
+    host = Host(table, bind="127.0.0.1", port=0, discovery=None, tick_interval=0.001)
+    monkeypatch.setattr(table, "next_due", lambda: table.clock_now() + 0.5)
+    assert host._next_sleep() == IDLE_TICK  # nothing measured yet: the wall's seconds
+    time.sleep(0.1)
+    fast = host._next_sleep()
+    assert 0.001 <= fast < 0.02, fast  # ~0.5 / 100
+    still = Host(table, bind="127.0.0.1", port=0, discovery=None, tick_interval=0.001)
+    monkeypatch.setattr(table, "clock_now", lambda: 7.0)  # a clock a test moves by hand
+    monkeypatch.setattr(table, "next_due", lambda: 7.2)
+    still._next_sleep()
+    time.sleep(0.1)
+    assert abs(still._next_sleep() - 0.2) < 1e-9
