@@ -7,17 +7,12 @@ End is the last position, with the viewer on top.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
 from game.client import theme
 from game.client.keep import keep_finished, save_record
 from game.client.table_core import TableCore, seat_label
 from game.client.widgets import Button
-
-if TYPE_CHECKING:
-    pass  # the typed protocol both sessions implement
 
 
 class TableEnd(TableCore):

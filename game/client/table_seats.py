@@ -11,7 +11,6 @@ line (the speed, who is watching) and the status line are drawn from here for bo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -21,9 +20,6 @@ from game.client.table_end import TableEnd
 from game.client.table_overlays import SeatPickOverlay
 from game.client.watchers import cpu_seats, my_ask, watcher_line, watching_line
 from game.client.widgets import Button
-
-if TYPE_CHECKING:
-    pass  # the typed protocol both sessions implement
 
 
 class TableSeats(TableEnd):
