@@ -112,13 +112,23 @@ def test_the_keyboard_cursor_cycles_and_takes() -> None:
 def test_a_card_with_no_play_and_a_discard() -> None:
     ch = TrackChoice()
     assert not ch.pick_card(0, [9 << 2], legal()), "no 9 in the legal plays"
-    assert ch.card == 0 and ch.movable_pegs() == set()
+    assert ch.card is None and ch.movable_pegs() == set(), "a card with no play is not picked"
     x = FakePlay(9, (("x", -1, 0, 0, 0),), "9:x")  # as the rules write a discard
     assert ch.pick_card(0, [9 << 2], [x])
     assert ch.discard_play() is x
     assert ch.movable_pegs() == set(), "a discard moves no peg"
     ch.pick_card(0, HAND, legal())
     assert ch.discard_play() is None
+
+
+def test_a_refused_card_leaves_the_choice_in_progress() -> None:
+    ch = TrackChoice()
+    hand = HAND + [9 << 2]
+    assert ch.pick_card(1, hand, legal())  # the 3
+    assert ch.choose_peg(A20)
+    assert not ch.pick_card(6, hand, legal()), "no 9 in the legal plays"
+    assert (ch.card, ch.peg) == (1, A20), "the 3 and its peg are still chosen"
+    assert {p.rank for p in ch.plays} == {3}
 
 
 def test_a_split_with_two_possible_second_pegs_waits_for_the_person() -> None:

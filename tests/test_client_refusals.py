@@ -70,9 +70,13 @@ def test_the_table_says_why_a_picked_card_cannot_move(app: App) -> None:
     assert table.my_turn()
     hand = table.view()["hand"]
     i = next(k for k, c in enumerate(hand) if c >> 2 == 4)
+    three = next(k for k, c in enumerate(hand) if c >> 2 == 3)
+    key(app, pygame.K_1 + three)
+    assert table.choice.card == three and table.message is None
     key(app, pygame.K_1 + i)
     assert table.message == ("That 4 cannot move a peg now: your peg is blocked by your "
                              "partner's peg (Yellow).")
+    assert table.choice.card == three, "the refused 4 is not picked; the 3 stays picked"
     key(app, pygame.K_d)
     assert table.message == "Tees has no discards: a seat whose cards cannot move folds by " \
         "itself."

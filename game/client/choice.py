@@ -86,12 +86,16 @@ class TrackChoice:
 
     # ------------------------------------------------------------------ steps
     def pick_card(self, i: int, hand: list[int], legal: list[Any]) -> bool:
-        """Pick hand card ``i`` (a fresh choice); True when it has plays."""
+        """Pick hand card ``i`` (a fresh choice); True when it has plays. A card without a
+        play is refused and changes nothing (the choice in progress, if any, stands)."""
         rank = hand[i] >> 2
+        plays = [p for p in legal if p.rank == rank]
+        if not plays:
+            return False
         self.clear()
         self.card = i
-        self.plays = [p for p in legal if p.rank == rank]
-        return bool(self.plays)
+        self.plays = plays
+        return True
 
     def clear(self) -> None:
         """Nothing chosen."""
