@@ -123,7 +123,7 @@ def test_a_card_with_no_play_and_a_discard() -> None:
 
 def test_a_refused_card_leaves_the_choice_in_progress() -> None:
     ch = TrackChoice()
-    hand = HAND + [9 << 2]
+    hand = [*HAND, 9 << 2]
     assert ch.pick_card(1, hand, legal())  # the 3
     assert ch.choose_peg(A20)
     assert not ch.pick_card(6, hand, legal()), "no 9 in the legal plays"

@@ -16,7 +16,7 @@ from game.cpu_worker import SyncCpu
 from game.rules.cards import parse_card
 from game.rules.layout import RULES as LAYOUT
 from tests.client_app import close_app, table_app
-from tests.client_testing import FixedStart, click, frames, key
+from tests.client_testing import FixedStart, click, frames, key, resize
 
 WILD_POSITION = (
     "layout seats=4 wild=J lastchance=0 upcard=0 size=10 first=- seed=0 hand=1 leader=0 "
@@ -154,6 +154,35 @@ def test_hint_names_the_place_and_why_without_waiting(app: App) -> None:
     assert table.hint_status() == {"play": "W6",
                                    "reason": "6 is the place you are least likely to fill"}
     assert table.session.table.state_no == n  # a hint never plays
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1000, 800), (800, 600)])
+def test_the_hints_why_keeps_clear_of_the_move_log_and_the_layout(app: App,
+                                                                   size: tuple[int, int]) -> None:
+    """At 1280x720 the "Why" box of a hint was drawn over the top of the move log (its
+    "Turns so far" line and first entries). It must cover neither the log, one's own places,
+    one's name plate nor the piles, at a window where the log is beside one's layout
+    (1280x720), above it (1000x800) or the piles are above it (800x600)."""
+    resize(app, *size)
+    table = _wild_choice(app)
+    table.hint, table.hint_reason = "W6", "6 is the place you are least likely to fill " * 2
+    drawn: list[pygame.Rect | None] = []
+    real = table.draw_hint_reason
+
+    def spy(surf: pygame.Surface, rect: pygame.Rect) -> pygame.Rect | None:
+        drawn.append(real(surf, rect))
+        return drawn[-1]
+
+    table.draw_hint_reason = spy  # type: ignore[method-assign]
+    frames(app)
+    box = drawn[-1]
+    assert box is not None
+    me = table.me()
+    assert not box.colliderect(table.log_rect), (box, table.log_rect)
+    assert box.collidelist(table.place_rects[me]) == -1
+    assert not box.colliderect(table.plate_rect(me))
+    assert not box.colliderect(table.stock_rect) and not box.colliderect(table.discard_rect)
+    assert app.screen.get_rect().contains(box)
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (800, 600)])

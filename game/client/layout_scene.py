@@ -62,6 +62,7 @@ class LayoutTableScene(TableScene):
         self.piles_beside = False
         self.pile_pos: tuple[float, float] = (0.0, 0.0)
         self.log_rect = pygame.Rect(0, 0, 0, 0)
+        self.reason_rect: pygame.Rect | None = None  # where a hint's "Why" goes (None: the top)
         self.mouse_at: tuple[int, int] = (-1, -1)  # the pointer, for the wheel over the log
         self.laid_for: int | None = None  # the seat the layout was made for (see update)
         super().__init__(stage, session)
@@ -190,7 +191,14 @@ class LayoutTableScene(TableScene):
             lines = band.h // max(1, int(max(12, self.px(17)) * 1.22))
             if self.log_rect.w < self.px(220) and lines >= 4:
                 self.log_rect = band  # narrow window: the empty band above my layout
+                # a hint's "Why": left of my layout, over the held wild card's spot
+                self.reason_rect = pygame.Rect(m, y0, max(40, x0 - m - self.px(14)),
+                                               ch // 2 - self.px(6))
+            else:  # the band above my layout, clear of the log beside it
+                self.reason_rect = pygame.Rect(m, band.y, max(40, x0 - m - self.px(14)),
+                                               band.h)
         else:
+            self.reason_rect = None
             band_y = y0 - band_h + self.px(6)
             # down to the top of my name plate (its text and highlight: about 1.3 text sizes)
             self.log_rect = pygame.Rect(m, band_y, max(60, self.stock_rect.x - self.px(24) - m),
@@ -620,13 +628,8 @@ class LayoutTableScene(TableScene):
             pr = self.pause_button.rect
             self.place_ask_button(surf, pygame.Rect(pr.right - self.px(250), pr.y,
                                                     self.px(250), pr.h))
-        mine = self.place_rects.get(me)
-        if self.piles_beside and mine:
-            # left of my layout, above the spot where a wild card waits
-            y = mine[0].y
-            self.draw_hint_reason(surf, pygame.Rect(self.px(10), y, max(40, mine[0].x -
-                                                                         self.px(24)),
-                                                    mine[0].h // 2 - self.px(6)))
+        if self.reason_rect is not None:
+            self.draw_hint_reason(surf, self.reason_rect)
         else:
             self.draw_hint_reason(surf, pygame.Rect(self.px(10), self.px(60),
                                                     max(40, sr.x - self.px(30)),

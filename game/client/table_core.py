@@ -446,10 +446,11 @@ class TableCore(Scene):
                         theme.TEXT_DIM)
             surf.blit(ct, ct.get_rect(midright=(r.right - 6, r.centery)))
 
-    def draw_hint_reason(self, surf: pygame.Surface, rect: pygame.Rect) -> None:
-        """The hint's reason in a box along the bottom of ``rect`` (wrapped, up to 3 lines)."""
+    def draw_hint_reason(self, surf: pygame.Surface, rect: pygame.Rect) -> pygame.Rect | None:
+        """The hint's reason in a box along the bottom of ``rect`` (wrapped, up to 3 lines);
+        the box drawn, or None."""
         if not self.hint_reason or self.hint is None:
-            return
+            return None
         a = self.stage.assets
         size = max(13, self.px(20))
         lines = a.wrap("Why: " + self.hint_reason, size, rect.w - self.px(20))[:3]
@@ -461,6 +462,7 @@ class TableCore(Scene):
         for i, line in enumerate(lines):
             t = a.text(line, size, theme.ACCENT2)
             surf.blit(t, (box.x + self.px(10), box.y + self.px(7) + i * lh))
+        return box
 
     def connection_note(self) -> str | None:
         """What to tell a LAN player whose link to the host is not up (None when it is)."""
