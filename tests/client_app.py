@@ -8,12 +8,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pygame
+
+from game.client import screens
 from game.client.app import App
+from game.client.lobby import LobbyScene
+from game.client.net_session import NetSession
 from game.client.session import LocalSession
 from game.client.table_scene import TrackTableScene
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
-from tests.client_testing import FixedStart, frames, make_app
+from tests.client_testing import FixedStart, click, frames, key, make_app
 
 LOOPBACK = {"bind": "127.0.0.1", "port": 0, "discovery": None}
 
@@ -50,6 +55,28 @@ def pump(app: App, until: Callable[[], bool], seconds: float) -> bool:
             return True
         time.sleep(0.005)
     return False
+
+
+def host_from_title(app: App, rules: str | None = None, speed: str | None = None
+                    ) -> tuple[LobbyScene, NetSession]:
+    """From the title screen, Host a game (``rules`` and ``speed`` set on the New table
+    screen, else its defaults) and wait until the lobby's session knows the host's seat 0."""
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RETURN)  # Host a game
+    nt = app.top
+    assert isinstance(nt, screens.NewTableScene) and nt.kind == "host"
+    if rules is not None:
+        nt.rules.set_options(nt.rules.options, rules)
+        nt._changed(None)
+    if speed is not None:
+        nt.speed.set_options(nt.speed.options, speed)
+    click(app, nt.start_button.rect.center)
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene), nt.error
+    session = lobby.session
+    assert isinstance(session, NetSession)
+    assert pump(app, lambda: bool(session.seats) and session.local_seats == [0], 10)
+    return lobby, session
 
 
 # classic, 4 seats: Red (the person) to play with 2C..7C, pegs on 12 and 20

@@ -18,7 +18,7 @@ from game.table import SeatSpec, Table
 from net.client import Client
 from net.host import HostThread
 from tests import client_app
-from tests.client_app import close_app, table_app
+from tests.client_app import close_app, host_from_title, table_app
 from tests.client_testing import click, key, type_text
 
 
@@ -34,18 +34,7 @@ def pump(app: App, until: Callable[[], bool], seconds: float = 8.0) -> bool:
 
 
 def test_host_a_game_a_guest_joins_by_link_and_the_host_starts(app: App) -> None:
-    key(app, pygame.K_DOWN)
-    key(app, pygame.K_RETURN)  # Host a game
-    nt = app.top
-    assert isinstance(nt, screens.NewTableScene) and nt.kind == "host"
-    nt.rules.set_options(nt.rules.options, "classic")
-    nt._changed(None)
-    nt.speed.set_options(nt.speed.options, "blitz")
-    click(app, nt.start_button.rect.center)
-    lobby = app.top
-    assert isinstance(lobby, LobbyScene), nt.error
-    session = lobby.session
-    assert pump(app, lambda: bool(session.seats) and session.local_seats == [0])
+    _lobby, session = host_from_title(app, "classic", "blitz")
     assert session.is_host and len(session.code) == 4 and session.link.startswith("teetable://")
     guest = Client(session.link.replace("0.0.0.0", "127.0.0.1"), "Bea").start()
     try:
@@ -68,15 +57,7 @@ def test_host_a_game_a_guest_joins_by_link_and_the_host_starts(app: App) -> None
 
 
 def test_a_guest_who_drops_off_in_the_lobby_is_freed_by_the_host(app: App) -> None:
-    key(app, pygame.K_DOWN)
-    key(app, pygame.K_RETURN)  # Host a game
-    nt = app.top
-    assert isinstance(nt, screens.NewTableScene) and nt.kind == "host"
-    click(app, nt.start_button.rect.center)
-    lobby = app.top
-    assert isinstance(lobby, LobbyScene), nt.error
-    session = lobby.session
-    assert pump(app, lambda: bool(session.seats) and session.local_seats == [0])
+    lobby, session = host_from_title(app)
     guest = Client(session.link.replace("0.0.0.0", "127.0.0.1"), "Bea").start()
     try:
         assert pump(app, lambda: any(s["name"] == "Bea" and s["connected"]

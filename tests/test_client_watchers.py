@@ -12,16 +12,14 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.client import screens
 from game.client.app import App
-from game.client.lobby import LobbyScene
 from game.client.net_session import NetSession
 from game.client.table_base import AdminOverlay, SeatPickOverlay, TableScene
 from game.client.table_scene import TrackTableScene
 from game.client.watchers import watcher_line, watching_line
 from net.client import Client
 from tests import client_app
-from tests.client_app import close_app, open_fixed_table, table_app
+from tests.client_app import close_app, host_from_title, open_fixed_table, table_app
 from tests.client_testing import click, frames, key, resize, type_text
 
 #: Where the screenshots go (TEE_TABLE_SHOTS=/some/folder); unset: none are written.
@@ -96,19 +94,7 @@ def test_a_watchers_line_follows_its_request() -> None:
 
 # ---------------------------------------------------------------------- over loopback
 def _host_started(app: App) -> tuple[NetSession, TrackTableScene]:
-    key(app, pygame.K_DOWN)
-    key(app, pygame.K_RETURN)  # Host a game
-    nt = app.top
-    assert isinstance(nt, screens.NewTableScene) and nt.kind == "host"
-    nt.rules.set_options(nt.rules.options, "classic")
-    nt._changed(None)
-    nt.speed.set_options(nt.speed.options, "blitz")
-    click(app, nt.start_button.rect.center)
-    lobby = app.top
-    assert isinstance(lobby, LobbyScene), nt.error
-    session = lobby.session
-    assert isinstance(session, NetSession)
-    assert pump(app, lambda: bool(session.seats) and session.local_seats == [0])
+    _lobby, session = host_from_title(app, "classic", "blitz")
     key(app, pygame.K_s)  # Start: the host and three CPUs
     assert pump(app, lambda: isinstance(app.top, TrackTableScene))
     table = app.top
@@ -279,15 +265,7 @@ def test_hot_seat_sit_here_takes_a_cpu_seat_at_its_next_turn(app: App) -> None:
 
 
 def test_the_lobby_shows_who_is_watching(app: App) -> None:
-    key(app, pygame.K_DOWN)
-    key(app, pygame.K_RETURN)  # Host a game
-    nt = app.top
-    assert isinstance(nt, screens.NewTableScene)
-    click(app, nt.start_button.rect.center)
-    lobby = app.top
-    assert isinstance(lobby, LobbyScene), nt.error
-    session = lobby.session
-    assert pump(app, lambda: bool(session.seats) and session.local_seats == [0])
+    _lobby, session = host_from_title(app)
     link = session.link.replace("0.0.0.0", "127.0.0.1")
     watchers = [Client(link, "Cid", watch=True).start()]
     try:  # one after the other: the list is in the order they came
