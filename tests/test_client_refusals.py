@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -17,7 +18,7 @@ from game.client.table_scene import TrackTableScene
 from game.cpu_worker import SyncCpu
 from game.rules.track import RULES as TRACK
 from tests.client_app import close_app, open_fixed_table, table_app
-from tests.client_testing import FixedStart, frames, key
+from tests.client_testing import FixedStart, frames, key, resize
 
 # tees, 4 seats: Red (me) on 12, my partner Yellow on 14; I hold 2, 3, 4, 6, King
 TEES = ("tees 4 teams2 jokers=off seven=on a:s,s,s,s,12 b:s,s,s,s,s c:s,s,s,s,14 d:s,s,s,s,s "
@@ -92,3 +93,41 @@ def test_d_without_a_legal_discard_says_why(app: App) -> None:
     key(app, pygame.K_d)
     assert table.message == "No discarding now: you can move a peg (with a 2, a 3, a 4)."
     assert table.session.table.state_no == n  # nothing was played
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 600)])
+def test_a_refusal_is_readable_at_any_window(app: App, size: tuple[int, int]) -> None:
+    """At 800x600 the refusal's one line was shrunk to fit the side panel: 8-pixel text. It
+    wraps now, onto a second line the panel keeps room for, at 13 pixels or more, above the
+    seat plates."""
+    resize(app, *size)
+    s = LocalSession("track", {"rules": "tees", "seats": 4}, speed="blitz", cpu=SyncCpu(),
+                     clock=app.table_clock, rules=FixedStart(TRACK, TEES))
+    assert s.sit(0, "Ada").ok and s.start().ok
+    table = app.open_table(s)
+    assert isinstance(table, TrackTableScene)
+    frames(app, 2)
+    four = next(k for k, c in enumerate(table.view()["hand"]) if c >> 2 == 4)
+    key(app, pygame.K_1 + four)
+    words = table.message
+    assert words is not None and words.startswith("That 4 cannot move")
+    drawn: list[tuple[str, int, pygame.Rect]] = []
+    real = app.assets.fit_text
+
+    def spy(text: str, px: int, *args: Any, **kw: Any) -> pygame.Surface:
+        out = real(text, px, *args, **kw)
+        drawn.append((text, out.get_height(), out.get_rect()))
+        return out
+
+    app.assets.fit_text = spy  # type: ignore[method-assign]
+    try:
+        app.draw()
+    finally:
+        del app.assets.fit_text
+    lines = [(t, hgt) for t, hgt, _ in drawn if t and t in words]
+    assert " ".join(t for t, _ in lines) == words, lines  # every word, in order
+    small = app.assets.text("x", 13, (255, 255, 255)).get_height()
+    assert all(hgt >= small for _, hgt in lines), (lines, small)
+    # the lines end above the first seat plate
+    bottom = table.pause_button.rect.bottom + table.px(63) + len(lines) * table.status_line_h()
+    assert bottom <= table.plate_rects[0].y + table.px(4)

@@ -138,9 +138,9 @@ class TrackTableScene(TableScene):
         num_h = self.stage.assets.font(self.px(18)).get_linesize() + 2
         self.hand_rect = pygame.Rect(p.x, p.bottom - card_h - self.px(10) - num_h, p.w,
                                      card_h + self.px(10) + num_h)
-        # seat plates under the banner, the speed line and the message line; two columns
-        # when there are many seats
-        top = p.y + bh + self.px(94)
+        # seat plates under the banner, the speed line and the message's two lines; two
+        # columns when there are many seats
+        top = p.y + bh + self.px(94) + self.status_line_h()
         cols = 1 if n <= 4 else 2
         rows = (n + cols - 1) // cols
         ph = min(self.px(36), max(self.px(24), (p.h // 3) // max(1, rows)))
@@ -790,8 +790,14 @@ class TrackTableScene(TableScene):
         # the message (or the connection note) has its own line: the speed stays in view
         status = self.status_line()
         if status:
-            st = a.fit_text(status, self.px(20), theme.ACCENT2, p.w)
-            surf.blit(st, (p.x, self.pause_button.rect.bottom + self.px(63)))
+            size = self.status_size()
+            lines = a.wrap(status, size, p.w)
+            if len(lines) > 2:  # (a longer message than any the table writes: it shrinks)
+                lines = [lines[0], " ".join(lines[1:])]
+            y = self.pause_button.rect.bottom + self.px(63)
+            for line in lines:
+                surf.blit(a.fit_text(line, size, theme.ACCENT2, p.w), (p.x, y))
+                y += self.status_line_h()
         counts = self.view().get("hand_counts", [])
         for i, r in enumerate(self.plate_rects):
             self.draw_plate(surf, i, r, turn, counts[i] if i < len(counts) else None,
@@ -801,6 +807,14 @@ class TrackTableScene(TableScene):
         if self.moves.rows:
             lab = a.text("Moves (click one, or Tab then Enter)", self.px(18), theme.TEXT_DIM)
             surf.blit(lab, (self.moves.rect.x, self.moves.rect.y - lab.get_height() - 1))
+
+    def status_size(self) -> int:
+        """The text size of the message lines (readable at any window: they wrap, not shrink)."""
+        return max(13, self.px(20))
+
+    def status_line_h(self) -> int:
+        """The height of one message line (the layout keeps room for a second one)."""
+        return int(self.status_size() * 1.15)
 
     def empty_hand_note(self, hand: list[int]) -> str | None:
         """What an empty hand means, so a folded seat is not left wondering (tees deals in
