@@ -178,3 +178,40 @@ def test_a_state_field_must_say_how_it_copies() -> None:
 
     with pytest.raises(TypeError, match=r"Plain\.y"):
         fields.derive(Plain)
+
+
+def test_a_field_state_gets_its_methods_from_its_fields() -> None:
+    import copy
+    import dataclasses
+
+    from game.rules import fields
+
+    @dataclasses.dataclass(slots=True, kw_only=True, eq=False)
+    class Spot(fields.FieldState):
+        n: int = dataclasses.field(metadata=fields.SHARE)
+        row: list[int] = dataclasses.field(metadata=fields.LIST)
+        guard: int = dataclasses.field(metadata=fields.UNKEYED)
+        memo: object = dataclasses.field(default=None, init=False, metadata=fields.CACHE)
+
+    @dataclasses.dataclass(slots=True, kw_only=True, eq=False)
+    class Other(fields.FieldState):
+        n: int = dataclasses.field(metadata=fields.SHARE)
+        row: list[int] = dataclasses.field(metadata=fields.LIST)
+        guard: int = dataclasses.field(metadata=fields.UNKEYED)
+
+    fields.derive(Spot)
+    fields.derive(Other)
+    a = Spot(n=3, row=[1, 2], guard=0)
+    a.memo = "cached"
+    assert a.key() == (3, (1, 2))  # the guard is no part of the key
+    c = a.copy()
+    assert type(c) is Spot and c == a and c.row is not a.row and c.memo is None
+    c.guard = 9
+    assert c == a and hash(c) == hash(a)
+    c.row.append(3)
+    assert c != a and a.row == [1, 2]
+    o = Other(n=3, row=[1, 2], guard=0)
+    assert o.key() == a.key() and o != a and a != o  # a state equals only its own class
+    back = copy.copy(a)  # through __getstate__ / __setstate__, as a pickle goes
+    assert back == a and back.guard == 0 and back.memo is None
+    assert a.__getstate__() == (3, [1, 2], 0)  # the fields in order, the cache left out

@@ -14,6 +14,10 @@ what a state holds. Its ``__slots__`` and
   splices a tuple in); ``key=None`` leaves a field out (a value derived from others, a guard);
 * ``getstate``/``setstate`` for pickling: the fields' values, in order, caches left out.
 
+A state class that derives from :class:`FieldState` gets its methods from them once
+:func:`derive` has run on it: ``copy()``, ``key()``, equality and hashing by the key (a state
+equals only a state of its own class), and pickling.
+
 The copy and key functions are generated source (as :mod:`dataclasses` generates
 ``__init__``), so they cost what a hand-written copy costs: they sit on the hot path of every
 ``apply``.
@@ -23,13 +27,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 CopyKind = Literal["share", "list", "rows"]
 S = TypeVar("S", bound="DataclassInstance")
+F = TypeVar("F", bound="FieldState")
 
 _KEY_DEFAULT = {"share": "{}", "list": "tuple({})", "rows": "tuple(tuple(r) for r in {})"}
 _COPY = {"share": "{}", "list": "{}[:]", "rows": "[r[:] for r in {}]"}
@@ -85,8 +90,39 @@ class Derived(Generic[S]):
         self.setstate = setstate
 
 
+class FieldState:
+    """The methods every state class shares, from its derived functions (set by
+    :func:`derive`): ``copy``, ``key``, ``==`` and ``hash`` by the key, pickling."""
+
+    __slots__ = ()
+    _derived: ClassVar[Derived[Any]]
+
+    def copy(self: F) -> F:
+        """The same state (immutable fields shared, lists copied) with the caches cleared."""
+        copied: F = type(self)._derived.copy(self)
+        return copied
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the position, as one comparable tuple (the fields' own
+        order; fields declared ``key=None`` left out)."""
+        return type(self)._derived.key(self)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.key() == other.key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return type(self)._derived.getstate(self)
+
+    def __setstate__(self, values: tuple[Any, ...]) -> None:
+        type(self)._derived.setstate(self, values)
+
+
 def derive(cls: type[S]) -> Derived[S]:
-    """The copy, key and pickle functions of the dataclass state ``cls``, from its fields."""
+    """The copy, key and pickle functions of the dataclass state ``cls``, from its fields
+    (and, for a :class:`FieldState`, its methods)."""
     names: list[str] = []
     caches: list[str] = []
     copy_lines: list[str] = []
@@ -112,5 +148,8 @@ def derive(cls: type[S]) -> Derived[S]:
     )
     env: dict[str, Any] = {"new": object.__new__, "cls": cls}
     exec(compile(src, f"<derived state methods of {cls.__qualname__}>", "exec"), env)
-    return Derived(tuple(names), tuple(caches), env["copy"], env["key"])
+    derived = Derived(tuple(names), tuple(caches), env["copy"], env["key"])
+    if issubclass(cls, FieldState):
+        cls._derived = derived
+    return derived
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.rules.cards import below, shuffle_grouped
-from game.rules.fields import LIST, ROWS, SHARE, UNKEYED, derive, spec
+from game.rules.fields import LIST, ROWS, SHARE, UNKEYED, FieldState, derive, spec
 
 UP = 64  # face-up bit of a place
 CARD = 63  # mask back to the card
@@ -37,11 +37,11 @@ below_int = below
 
 
 @dataclass(slots=True, kw_only=True, eq=False, repr=False)
-class State:
+class State(FieldState):
     """One position of a layout game. Treat as immutable outside this package.
 
-    The fields below are the one list of what a state holds: ``copy``, ``key`` and pickling
-    derive from it (:mod:`game.rules.fields`)."""
+    The fields below are the one list of what a state holds: ``copy``, ``key``, equality and
+    pickling derive from it (:mod:`game.rules.fields`)."""
 
     cfg: dict[str, Any] = field(metadata=spec(key="tuple(sorted({}.items()))"))  # normalized
     seed: int = field(metadata=SHARE)
@@ -66,32 +66,13 @@ class State:
     ply: int = field(metadata=SHARE)  # plays applied
     winners: list[int] = field(metadata=LIST)  # the game's winners once over
 
-    def copy(self) -> State:
-        return _STATE.copy(self)
-
-    def key(self) -> tuple[Any, ...]:
-        """Everything that makes the position, as one comparable tuple."""
-        return _STATE.key(self)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
-    def __getstate__(self) -> tuple[Any, ...]:
-        return _STATE.getstate(self)
-
-    def __setstate__(self, values: tuple[Any, ...]) -> None:
-        _STATE.setstate(self, values)
-
     def __repr__(self) -> str:
         from game.rules.layout.notation import format_position
 
         return f"<layout {format_position(self)}>"
 
 
-_STATE = derive(State)
+derive(State)  # its copy, key, equality and pickling (FieldState)
 
 
 _PACKS = [[r * 4 + s for r in range(1, 14) for s in range(4)] * d for d in range(5)]
