@@ -39,6 +39,31 @@ View = dict[str, Any]
 Config = dict[str, Any]
 
 
+class TokenPlay:
+    """The identity every play shares (the convention above): ``str(play)`` is its token, a
+    play equals another play of the same token and never a string, and it hashes as its token.
+    A subclass gives ``token`` (a slot or a property). The two games' tokens never meet (a
+    track token always has a colon, a Trash token never), so a play of one game never equals
+    a play of the other."""
+
+    __slots__ = ()
+    token: str
+
+    def __str__(self) -> str:
+        return self.token
+
+    def __repr__(self) -> str:
+        return f"Play({self.token!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TokenPlay):
+            return self.token == other.token
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.token)
+
+
 class RulesError(Exception):
     """Base class of every error the rules raise. Raising one never changes any state."""
 

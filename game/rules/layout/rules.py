@@ -15,6 +15,7 @@ from game.rules.api import (
     NotationError,
     NotYourTurn,
     RulesError,
+    TokenPlay,
     View,
 )
 from game.rules.cards import Rng, below, seed_state
@@ -32,7 +33,7 @@ DEFAULTS: dict[str, Any] = {
 _KEYS = ("seats", "wild", "last_chance", "upcard", "layout_size", "first_leader")
 
 
-class Play:
+class Play(TokenPlay):
     """One layout play (python-chess's ``Move`` is the model): ``kind`` ``"S"`` (draw from the
     stock), ``"D"`` (take the top discard) or ``"W"`` (the wild card in hand goes to face-down
     ``place`` 1..10; ``place`` is None for the other kinds). ``str(play)`` is its token (``S``,
@@ -60,20 +61,6 @@ class Play:
         self.kind = kind
         self.place = place
         self.token = token
-
-    def __str__(self) -> str:
-        return self.token
-
-    def __repr__(self) -> str:
-        return f"Play({self.token!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Play):
-            return self.token == other.token
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.token)
 
     def __reduce__(self) -> tuple[type[Play], tuple[str, int | None]]:
         return (Play, (self.kind, self.place))
