@@ -39,6 +39,28 @@ def test_parts_are_read_by_name() -> None:
     assert [part_tag(k, 4) for k in "fbojtx"] == ["+4", "-4", "out", "jump", "swap", "discard"]
 
 
+def test_a_card_that_moves_one_peg_shows_its_holes_at_once() -> None:
+    def plays_of(red: str) -> list[Any]:
+        return TRACK.legal_plays(TRACK.parse_position(
+            f"classic 4 teams2 jokers=on seven=on a:{red} b:s,s,s,s,s c:s,s,s,s,s "
+            "d:s,s,s,s,s turn=a hand=2C,KC cards=2,5,5,5 pile=145 discards=0"))
+
+    hand = [2 << 2, 13 << 2]
+    ch = TrackChoice()
+    # every peg in start: the King brings one out (the pegs in start are one choice)
+    assert ch.pick_card(1, hand, plays_of("s,s,s,s,s"))
+    assert ch.peg is not None and [k for k, _ in ch.options()] == ["hole"]
+    kind, play = ch.take()  # Enter: the one hole
+    assert (kind, str(play)) == ("play", "K:as")
+    # a peg on 30 too: the King moves either (out, or 30 + 10): the person picks the peg
+    plays = plays_of("s,s,s,s,30")
+    assert ch.pick_card(1, hand, plays) and ch.peg is None and len(ch.movable_pegs()) == 2
+    # the 2 moves only the peg on 30 (a 2 does not bring a peg out in classic)
+    assert ch.pick_card(0, hand, plays)
+    assert ch.peg == (0, 30) and [t.tag for t in ch.targets()] == ["+2"]
+    assert ch.back() and ch.card is None and ch.peg is None  # the card and its peg go at once
+
+
 def test_nothing_is_offered_before_a_card_is_picked() -> None:
     ch = TrackChoice()
     assert ch.movable_pegs() == set() and ch.targets() == [] and ch.options() == []

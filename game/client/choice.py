@@ -87,7 +87,8 @@ class TrackChoice:
     # ------------------------------------------------------------------ steps
     def pick_card(self, i: int, hand: list[int], legal: list[Any]) -> bool:
         """Pick hand card ``i`` (a fresh choice); True when it has plays. A card without a
-        play is refused and changes nothing (the choice in progress, if any, stands)."""
+        play is refused and changes nothing (the choice in progress, if any, stands). When
+        the card moves one peg only, that peg is chosen too: its holes show."""
         rank = hand[i] >> 2
         plays = [p for p in legal if p.rank == rank]
         if not plays:
@@ -95,6 +96,9 @@ class TrackChoice:
         self.clear()
         self.card = i
         self.plays = plays
+        pegs = self.movable_pegs()
+        if len(pegs) == 1:  # one peg to move (the pegs in start are one): straight to its holes
+            self.peg = next(iter(pegs))
         return True
 
     def clear(self) -> None:
@@ -142,6 +146,9 @@ class TrackChoice:
         elif self.first is not None:
             self.first = None
         elif self.peg is not None:
+            if len(self.movable_pegs()) == 1:  # the peg came with the card: both go
+                self.clear()
+                return True
             self.peg = None
         elif self.card is not None:
             self.clear()
