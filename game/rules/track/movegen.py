@@ -33,8 +33,8 @@ from game.rules.track.plays import (
     Raw,
     _flat,
     _new_obj,
+    _new_trades,
     _plays,
-    _Trades,
 )
 from game.rules.track.state import (
     TrackState,
@@ -266,8 +266,178 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
 
 
 def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
-    """Legal plays for tees (raw), or with ``want_all`` (normal plays, last-resort plays);
-    ``lazy``: a :class:`LegalList` that keeps the Jack trades as factors."""
+    """Legal plays for tees (raw), or with ``want_all`` (normal plays, last-resort plays,
+    :func:`_gen_tees_ref`); ``lazy``: a :class:`LegalList` that keeps the Jack trades as
+    factors.
+
+    Written for a small fixed cost: the ring pegs come off the colour's ring mask (in hole
+    order, no sort), each with its holes to the in-spot, path masks and landings (tables of
+    :func:`config._tees_tables`); the home pegs that can move forward off a table by the home
+    mask; the hand's ranks are read in the one loop that plays them. The plays come in the
+    reference's order (rank, then peg by location)."""
+    if want_all:
+        return _gen_tees_ref(st, True)
+    cfg = st.cfg
+    seat = st.turn
+    b = st._board
+    if b is None:
+        b = st._board = _boards(cfg, st.pegs)
+    occ, rm, hm = b
+    # the colour moved (controlled(), inline): the seat's own, or once it is done (its home
+    # mask full) its partner's
+    c = seat
+    hmc = hm[c]
+    if hmc == _FULL_HOME:
+        c = cfg.tmate[seat]
+        hmc = hm[c]
+        if hmc == _FULL_HOME:
+            return LegalList([]) if lazy else []
+    own = rm[c]
+    blk = own | rm[cfg.tmate[c]]
+    # the ring pegs, by hole: (hole, peg, holes to the in-spot, forward path masks, landings)
+    ring = []
+    if own:
+        dist = cfg.tdist[c]
+        fwdt = cfg.fwd
+        tadd = cfg.tadd
+        m = own
+        while m:
+            lb = m & -m
+            loc = lb.bit_length() - 1
+            m ^= lb
+            ring.append((loc, occ[loc], dist[loc], fwdt[loc], tadd[loc]))
+    normal: list[Raw] = []
+    last: list[Raw] = []
+    app = normal.append
+    nob = _NOB
+    extra = -1  # the plays of the Jack trades less one (-1: no run)
+    prev = -1
+    for card in st.hands[seat]:
+        r = card >> 2
+        if r <= prev:
+            if r == prev:
+                continue
+            return _gen_tees_ref(st, False, lazy)  # an unsorted hand (a read position)
+        prev = r
+        if r == 1 or r == 13:
+            cout = cfg.comeout[c]
+            if not (own >> cout) & 1 and own.bit_count() + hmc.bit_count() < PEGS:
+                base = c * PEGS
+                start = st.pegs.index(START, base, base + PEGS)
+                q = occ[cout]
+                if q < 0:
+                    app((r, (("o", start, START, cout, 0),), nob))
+                else:
+                    part = ("o", start, START, cout, 0)
+                    if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                        last.append((r, (part,), ((_B((q, cout, START)),),), True))
+                    else:
+                        app((r, (part,), ((_B((q, cout, START)),),)))
+            if r == 13:
+                continue
+        elif r == 11:
+            if own:
+                # every other colour's ring peg (x, peg), by hole: off the ring masks
+                om = 0
+                for v in rm:
+                    om |= v
+                om &= ~own
+                if om:
+                    others = []
+                    while om:
+                        lb = om & -om
+                        x = lb.bit_length() - 1
+                        others.append((x, occ[x]))
+                        om ^= lb
+                    n = len(ring) * len(others)
+                    extra = n - 1
+                    normal.append(_new_trades((n, ring, others)))
+            continue
+        elif r == 3:
+            # backward 3: the ring pegs (a table by hole: the 2 holes behind and the landing,
+            # None within 3 holes past the come-out hole), then the pegs in home that may go
+            # back (a table by the home mask: the landing and the holes it passes, or -1 for
+            # a move inside the home)
+            b3 = cfg.tb3[c]
+            for mv in ring:
+                e = b3[mv[0]]
+                if e is None or e[0] & blk:
+                    continue
+                x = e[1]
+                q = occ[x]
+                if q < 0:
+                    app((3, (("b", mv[1], mv[0], x, 3),), nob))
+                elif q // PEGS != c:
+                    part = ("b", mv[1], mv[0], x, 3)
+                    if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                        last.append((3, (part,), ((_B((q, x, START)),),), True))
+                    else:
+                        app((3, (part,), ((_B((q, x, START)),),)))
+            for loc, mask, x in cfg.th3[c][hmc]:
+                if mask & blk:
+                    continue
+                base = c * PEGS
+                pid = st.pegs.index(loc, base, base + PEGS)
+                if x < 0:
+                    app((3, (("b", pid, loc, loc - 3, 3),), nob))
+                    continue
+                q = occ[x]
+                if q < 0:
+                    app((3, (("b", pid, loc, x, 3),), nob))
+                elif q // PEGS != c:
+                    part = ("b", pid, loc, x, 3)
+                    if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                        last.append((3, (part,), ((_B((q, x, START)),),), True))
+                    else:
+                        app((3, (part,), ((_B((q, x, START)),),)))
+            continue
+        # a forward count (1 is one forward, every other rank its own count)
+        for loc, pid, d, f, xs in ring:
+            if r > d:
+                h = r - d
+                if h <= 5 and not f[d] & blk and not hmc & _LOW[h]:
+                    app((r, (("f", pid, loc, HOME0 + h, r),), nob))
+                continue
+            if f[r - 1] & blk:
+                continue
+            x = xs[r]
+            q = occ[x]
+            if q < 0:
+                app((r, (("f", pid, loc, x, r),), nob))
+            elif q // PEGS != c:
+                part = ("f", pid, loc, x, r)
+                if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                    last.append((r, (part,), ((_B((q, x, START)),),), True))
+                else:
+                    app((r, (part,), ((_B((q, x, START)),),)))
+        for loc, k in cfg.thmv[hmc]:  # the pegs in home that have room ahead (k holes)
+            if r <= k:
+                base = c * PEGS
+                app((r, (("f", st.pegs.index(loc, base, base + PEGS), loc, loc + r, r),), nob))
+    if lazy:  # LegalList(...), inline (no __init__ call)
+        lg = _new_obj(LegalList)
+        if not normal:
+            lg._items = None
+            lg._raw = last
+            lg._n = len(last)
+        elif extra >= 0:
+            lg._items = normal
+            lg._raw = None
+            lg._n = len(normal) + extra
+        else:
+            lg._items = None
+            lg._raw = normal
+            lg._n = len(normal)
+        lg._made = None
+        return lg
+    return _flat(normal) if extra >= 0 else (normal if normal else last)
+
+
+def _gen_tees_ref(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
+    """:func:`_gen_tees` as the third pass wrote it (the reference it is tested against, and
+    the path of ``want_all`` and of an unsorted hand): legal plays for tees (raw), or with
+    ``want_all`` (normal plays, last-resort plays); ``lazy``: a :class:`LegalList` that keeps
+    the Jack trades as factors."""
     cfg = st.cfg
     seat = st.turn
     pegs = st.pegs
@@ -357,9 +527,9 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                     om ^= lb
                 if others:
                     runs = True
-                    tr = _Trades(ring, others)
-                    extra = tr.n - 1
-                    normal.append(tr)  # type: ignore[arg-type]
+                    n = len(ring) * len(others)
+                    extra = n - 1
+                    normal.append(_new_trades((n, ring, others)))
             continue
         if r == 3:
             for loc, pid in movers:

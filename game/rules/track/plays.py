@@ -234,25 +234,28 @@ def raw_token(raw: Raw) -> str:
     return RANK_CHARS[raw[0]] + ":" + ",".join(map(_part_text, raw[1]))
 
 
-class _Trades:
+class _Trades(tuple):  # type: ignore[type-arg]
     """A run of raw plays kept as its two factors until read: the tees Jack trades (every
-    ring peg of the mover with every other colour's ring peg, mover-major), ``n`` of them."""
+    ring peg of the mover with every other colour's ring peg, mover-major): ``(n, ring,
+    others)``, ``n`` plays, ``ring`` the mover's ring pegs (tuples that start ``(hole,
+    peg)``), ``others`` the other pegs ``(hole, peg)``. A tuple made with ``tuple.__new__``
+    (:data:`_new_trades`), never a raw play (``type(x) is tuple``), as :class:`_Seconds`."""
 
-    __slots__ = ("n", "others", "ring")
+    __slots__ = ()
 
-    def __init__(self, ring: list[Mover], others: list[tuple[int, int]]) -> None:
-        self.ring = ring
-        self.others = others
-        self.n = len(ring) * len(others)
+    @property
+    def n(self) -> int:
+        return cast(int, self[0])
 
     def get(self, k: int) -> Raw:
-        loc, pid = self.ring[k // len(self.others)]
-        x, q = self.others[k % len(self.others)]
-        return (11, (("t", pid, loc, x, q),), _NOB)
+        _n, ring, others = self
+        mv = ring[k // len(others)]
+        x, q = others[k % len(others)]
+        return (11, (("t", mv[1], mv[0], x, q),), _NOB)
 
     def all(self) -> list[Raw]:
-        return [(11, (("t", pid, loc, x, q),), _NOB)
-                for loc, pid in self.ring for x, q in self.others]
+        _n, ring, others = self
+        return [(11, (("t", mv[1], mv[0], x, q),), _NOB) for mv in ring for x, q in others]
 
 
 class _Seconds(tuple):  # type: ignore[type-arg]
@@ -321,6 +324,7 @@ class _Bumped(tuple):  # type: ignore[type-arg]
         return [(total, (part1, part2), (b1, b2)) for seg in segs for part2, b2 in seg]
 
 
+_new_trades = partial(tuple.__new__, _Trades)
 _new_seconds = partial(tuple.__new__, _Seconds)
 _new_bumped = partial(tuple.__new__, _Bumped)
 
@@ -379,8 +383,8 @@ class LegalList(Sequence[Play]):
                 i -= 1
             else:
                 run = cast("_Trades | _Seconds | _Bumped", it)
-                # the split runs are tuples holding their count first (no property call)
-                k = run.n if type(run) is _Trades else cast(int, run[0])  # type: ignore[index]
+                # the runs are tuples holding their count first (no property call)
+                k = cast(int, run[0])  # type: ignore[index]
                 if i < k:
                     return run.get(i)
                 i -= k
