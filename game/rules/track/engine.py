@@ -320,29 +320,34 @@ def _insert(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 _M64 = (1 << 64) - 1
 _LIMITS = tuple((1 << 64) - ((1 << 64) % m) if m else 0 for m in range(256))
+#: [n]: the steps of a Fisher-Yates shuffle of n items, ``(i, i + 1, limit)`` for i from
+#: n - 1 down to 1 (the limit of :func:`cards.below`'s rejection for i + 1), made once per n.
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 def shuffle(items: list[int], state: int) -> int:
     """:func:`game.rules.cards.shuffle` (Fisher-Yates, one :func:`cards.below` draw per
     step), the same steps and results, written out in one function (no call per step: the
-    deals and reshuffles are on the quiet apply's path); ``test_track_helpers`` checks it
-    against the original."""
+    deals and reshuffles are on the quiet apply's path; the steps and their rejection limits
+    come from a table by length); ``test_track_helpers`` checks it against the original."""
     n = len(items)
-    if n > len(_LIMITS):
+    if n >= len(_LIMITS):
         from game.rules.cards import shuffle as slow
 
         return slow(items, state)
-    limits = _LIMITS
-    for i in range(n - 1, 0, -1):
-        m = i + 1
-        limit = limits[m]
-        while True:
+    steps = _STEPS.get(n)
+    if steps is None:
+        steps = _STEPS[n] = tuple((i, i + 1, _LIMITS[i + 1]) for i in range(n - 1, 0, -1))
+    for i, m, limit in steps:
+        state = (state + GOLDEN) & _M64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        z ^= z >> 31
+        while z >= limit:  # rejected (a draw in 2^64 / m at most): the next one
             state = (state + GOLDEN) & _M64
             z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _M64
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
             z ^= z >> 31
-            if z < limit:
-                break
         j = z % m
         items[i], items[j] = items[j], items[i]
     return state
