@@ -337,21 +337,15 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                 continue
         elif r == 11:
             if own:
-                # every other colour's ring peg (x, peg), by hole: off the ring masks
+                # every other colour's ring peg: the run keeps their mask (listed when read)
                 om = 0
                 for v in rm:
                     om |= v
                 om &= ~own
                 if om:
-                    others = []
-                    while om:
-                        lb = om & -om
-                        x = lb.bit_length() - 1
-                        others.append((x, occ[x]))
-                        om ^= lb
-                    n = len(ring) * len(others)
+                    n = len(ring) * om.bit_count()
                     extra = n - 1
-                    normal.append(_new_trades((n, ring, others)))
+                    normal.append(_new_trades((n, ring, om, occ)))
             continue
         elif r == 3:
             # backward 3: the ring pegs (a table by hole: the 2 holes behind and the landing,
@@ -519,17 +513,11 @@ def _gen_tees_ref(st: TrackState, want_all: bool = False, lazy: bool = False) ->
                 for v in rm:
                     om |= v
                 om &= ~own
-                others = []
-                while om:
-                    lb = om & -om
-                    x = lb.bit_length() - 1
-                    others.append((x, occ[x]))
-                    om ^= lb
-                if others:
+                if om:
                     runs = True
-                    n = len(ring) * len(others)
+                    n = len(ring) * om.bit_count()
                     extra = n - 1
-                    normal.append(_new_trades((n, ring, others)))
+                    normal.append(_new_trades((n, ring, om, occ)))
             continue
         if r == 3:
             for loc, pid in movers:

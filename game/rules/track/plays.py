@@ -236,10 +236,12 @@ def raw_token(raw: Raw) -> str:
 
 class _Trades(tuple):  # type: ignore[type-arg]
     """A run of raw plays kept as its two factors until read: the tees Jack trades (every
-    ring peg of the mover with every other colour's ring peg, mover-major): ``(n, ring,
-    others)``, ``n`` plays, ``ring`` the mover's ring pegs (tuples that start ``(hole,
-    peg)``), ``others`` the other pegs ``(hole, peg)``. A tuple made with ``tuple.__new__``
-    (:data:`_new_trades`), never a raw play (``type(x) is tuple``), as :class:`_Seconds`."""
+    ring peg of the mover with every other colour's ring peg, mover-major): ``(n, ring, om,
+    occ)``, ``n`` plays, ``ring`` the mover's ring pegs (tuples that start ``(hole, peg)``),
+    ``om`` the mask of the other pegs' holes and ``occ`` the ring occupancy (a board's, never
+    changed): the other pegs are listed off them only when a trade is read. A tuple made with
+    ``tuple.__new__`` (:data:`_new_trades`), never a raw play (``type(x) is tuple``), as
+    :class:`_Seconds`."""
 
     __slots__ = ()
 
@@ -247,15 +249,26 @@ class _Trades(tuple):  # type: ignore[type-arg]
     def n(self) -> int:
         return cast(int, self[0])
 
+    def others(self) -> list[tuple[int, int]]:
+        """The other colours' ring pegs ``(hole, peg)``, by hole."""
+        _n, _ring, om, occ = self
+        out = []
+        while om:
+            lb = om & -om
+            x = lb.bit_length() - 1
+            out.append((x, occ[x]))
+            om ^= lb
+        return out
+
     def get(self, k: int) -> Raw:
-        _n, ring, others = self
-        mv = ring[k // len(others)]
+        others = self.others()
+        mv = self[1][k // len(others)]
         x, q = others[k % len(others)]
         return (11, (("t", mv[1], mv[0], x, q),), _NOB)
 
     def all(self) -> list[Raw]:
-        _n, ring, others = self
-        return [(11, (("t", mv[1], mv[0], x, q),), _NOB) for mv in ring for x, q in others]
+        others = self.others()
+        return [(11, (("t", mv[1], mv[0], x, q),), _NOB) for mv in self[1] for x, q in others]
 
 
 class _Seconds(tuple):  # type: ignore[type-arg]
