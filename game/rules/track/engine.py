@@ -40,6 +40,7 @@ modules (about 110 lines); the rest is under 600.
 
 from __future__ import annotations
 
+import sys
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
@@ -70,6 +71,7 @@ from game.rules.track.config import (
 from game.rules.track.movegen import (
     _gen_ct,
     _gen_tees,
+    _gen_tees_at,
     _minfo,
 )
 from game.rules.track.moves import (
@@ -149,11 +151,12 @@ __all__ = [
     "LegalList", "MInfo", "Mover", "Part", "PartT", "Play", "Raw", "TrackState", "_Bumped",
     "_HasTokens", "_RawPlay", "_Seconds", "_Trades", "_apply_events", "_board_after", "_boards",
     "_bwd_all", "_chain", "_copy_state", "_dests", "_do", "_draw", "_fast", "_flat", "_fwd_all",
-    "_fwd_ct", "_gen_ct", "_gen_tees", "_get_parts", "_insert", "_land", "_minfo", "_mk",
+    "_fwd_ct", "_gen_ct", "_gen_tees", "_gen_tees_at", "_get_parts", "_insert", "_land",
+    "_minfo", "_mk",
     "_move_parts", "_moved", "_movers", "_new_bumped", "_new_obj", "_new_seconds", "_new_trades",
     "_part_events", "_part_text", "_path", "_pick", "_plays", "_second_movers",
-    "_second_on_board", "_set_parts", "_sevens_one_colour", "_splits", "_take_card",
-    "_tees_continue", "_tees_deal", "_touched", "apply_play", "board", "controlled",
+    "_second_on_board", "_set_parts", "_sevens_one_colour", "_shuffle_steps", "_splits",
+    "_take_card", "_tees_continue", "_tees_deal", "_touched", "apply_play", "board", "controlled",
     "count_legal", "done", "engine_kind", "find_legal", "first_legal", "game_over_event",
     "gen_legal", "has_legal", "iter_legal", "legal_tokens", "loc_event", "loc_text", "make_cfg",
     "new_game", "normalize_config", "nth_legal", "outcome", "raw_token", "set_fast", "shuffle",
@@ -323,30 +326,74 @@ _LIMITS = tuple((1 << 64) - ((1 << 64) % m) if m else 0 for m in range(256))
 #: [n]: the steps of a Fisher-Yates shuffle of n items, ``(i, i + 1, limit)`` for i from
 #: n - 1 down to 1 (the limit of :func:`cards.below`'s rejection for i + 1), made once per n.
 _STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+#: [n]: the lanes of :func:`shuffle`'s draws for n items: (ones: a 1 at the foot of every
+#: 128-bit lane, one lane per step; the generator's increments, lane t holding (t + 1) *
+#: GOLDEN; the mask of every lane's low 64 bits; the lanes' length in bytes).
+_LANES: dict[int, tuple[int, int, int, int]] = {}
+#: A draw at or above this may be rejected by some step (limits are 2^64 - (2^64 % m), m at
+#: most 255): :func:`shuffle` then takes the draws one by one.
+_REJECT_NEAR = (1 << 64) - 256
+_C1 = 0xBF58476D1CE4E5B9
+_LITTLE = sys.byteorder == "little"  # the lanes are read back as native 64-bit words
+_C2 = 0x94D049BB133111EB
+
+
+def _steps(n: int) -> tuple[tuple[int, int, int], ...]:
+    steps = _STEPS.get(n)
+    if steps is None:
+        steps = _STEPS[n] = tuple((i, i + 1, _LIMITS[i + 1]) for i in range(n - 1, 0, -1))
+    return steps
 
 
 def shuffle(items: list[int], state: int) -> int:
     """:func:`game.rules.cards.shuffle` (Fisher-Yates, one :func:`cards.below` draw per
-    step), the same steps and results, written out in one function (no call per step: the
-    deals and reshuffles are on the quiet apply's path; the steps and their rejection limits
-    come from a table by length); ``test_track_helpers`` checks it against the original."""
+    step), the same permutation and final generator state, faster: the steps' splitmix64
+    draws are made all at once, each step's in its own 128-bit lane of one big int (the
+    generator states ``state + (t + 1) * GOLDEN`` side by side, mixed by the same shifts,
+    xors and multiplies with every lane masked to 64 bits between them: a lane's product
+    never reaches the next lane), read back as 64-bit words; then the swaps. A draw that some
+    step could reject (one in 2^56) sends the whole shuffle to :func:`_shuffle_steps`, the
+    draws one by one. ``test_track_random`` checks both against the original."""
+    n = len(items)
+    if n < 2 or n >= len(_LIMITS) or not _LITTLE:
+        return _shuffle_steps(items, state)
+    lanes = _LANES.get(n)
+    if lanes is None:
+        k = n - 1
+        ones = sum(1 << (128 * t) for t in range(k))
+        lanes = _LANES[n] = (ones, sum((t + 1) << (128 * t) for t in range(k)) * GOLDEN,
+                             ones * _M64, 16 * k)
+    ones, incs, masks, size = lanes
+    x = (state * ones + incs) & masks
+    x = ((x ^ (x >> 30)) & masks) * _C1 & masks
+    x = ((x ^ (x >> 27)) & masks) * _C2 & masks
+    x = (x ^ (x >> 31)) & masks
+    draws = memoryview(x.to_bytes(size, "little")).cast("Q")[::2]
+    if max(draws) >= _REJECT_NEAR:
+        return _shuffle_steps(items, state)
+    for (i, m, _limit), z in zip(_steps(n), draws, strict=True):
+        j = z % m
+        items[i], items[j] = items[j], items[i]
+    return (state + (n - 1) * GOLDEN) & _M64
+
+
+def _shuffle_steps(items: list[int], state: int) -> int:
+    """:func:`shuffle` one draw at a time, as :func:`cards.shuffle` does (the rejections
+    included)."""
     n = len(items)
     if n >= len(_LIMITS):
         from game.rules.cards import shuffle as slow
 
         return slow(items, state)
-    steps = _STEPS.get(n)
-    if steps is None:
-        steps = _STEPS[n] = tuple((i, i + 1, _LIMITS[i + 1]) for i in range(n - 1, 0, -1))
-    for i, m, limit in steps:
+    for i, m, limit in _steps(n):
         state = (state + GOLDEN) & _M64
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        z = ((state ^ (state >> 30)) * _C1) & _M64
+        z = ((z ^ (z >> 27)) * _C2) & _M64
         z ^= z >> 31
         while z >= limit:  # rejected (a draw in 2^64 / m at most): the next one
             state = (state + GOLDEN) & _M64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+            z = ((state ^ (state >> 30)) * _C1) & _M64
+            z = ((z ^ (z >> 27)) * _C2) & _M64
             z ^= z >> 31
         j = z % m
         items[i], items[j] = items[j], items[i]
@@ -520,8 +567,6 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
     s.round = st.round
     s.winner = st.winner
     s.pile = st.pile
-    s.turn = st.turn
-    s._legal = None
     hl = list(hands)
     hl[seat] = hand[:i] + hand[i + 1:]
     s.discards = st.discards + (card,)  # noqa: RUF005 (one copy, not a list and a copy)
@@ -532,7 +577,11 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
     kind = part[0]
     if kind == "x":
         s.pegs = st.pegs
-        s._board = st._board
+        ob = st._board
+        if ob is None:
+            ob = board(st)
+        s._board = ob
+        occ, rm, hm = ob
     else:
         ob = st._board
         if ob is None:
@@ -571,33 +620,31 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
                 s.hands = tuple(hl)
                 s.winner = team
                 s.turn = -1
+                s._legal = None
                 return s, []
     rules = cfg.rules
-    if rules == TEES:
-        s.hands = tuple(hl)
-        if not FAST:
-            # _tees_continue's common case, inline: the next seat holds cards; it plays, or
-            # folds and the search goes on from it
-            nxt = seat + 1
-            if nxt == cfg.n:
-                nxt = 0
-            cards = hl[nxt]
-            if cards:
-                s.turn = nxt
-                lg = s._legal = _gen_tees(s, lazy=True)
-                if lg._n:
-                    return s, []
-                hl[nxt] = ()
-                s.hands = tuple(hl)
-                s.discards = s.discards + cards
-                s._legal = None
-                _tees_continue(s, nxt, None)
-                return s, []
-        _tees_continue(s, seat, None)
-        return s, []
     nxt = seat + 1
     if nxt == cfg.n:
         nxt = 0
+    if rules == TEES:
+        # _tees_continue's common case, inline: the next seat holds cards; it plays, or
+        # folds and the search goes on from it
+        cards = hl[nxt]
+        if cards:
+            s.hands = tuple(hl)
+            s.turn = nxt
+            lg = s._legal = _gen_tees_at(s, cfg, nxt, occ, rm, hm, True)
+            if lg._n:
+                return s, []
+            hl[nxt] = ()
+            s.discards = s.discards + cards
+            seat = nxt  # it folds: the search goes on from it
+        s.hands = tuple(hl)
+        s._legal = None
+        s.turn = -1  # (the search sets it)
+        _tees_continue(s, seat, None)
+        return s, []
+    s._legal = None
     drawer = nxt if rules == CLASSIC else seat
     pile = st.pile
     if pile:

@@ -277,12 +277,16 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     reference's order (rank, then peg by location)."""
     if want_all:
         return _gen_tees_ref(st, True)
-    cfg = st.cfg
-    seat = st.turn
     b = st._board
     if b is None:
-        b = st._board = _boards(cfg, st.pegs)
-    occ, rm, hm = b
+        b = st._board = _boards(st.cfg, st.pegs)
+    return _gen_tees_at(st, st.cfg, st.turn, b[0], b[1], b[2], lazy)
+
+
+def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[int],
+                 hm: list[int], lazy: bool) -> Any:
+    """:func:`_gen_tees` of ``st`` whose config, seat to move and board lists are given (the
+    quiet apply has them at hand)."""
     # the colour moved (controlled(), inline): the seat's own, or once it is done (its home
     # mask full) its partner's
     c = seat
@@ -311,6 +315,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     app = normal.append
     nob = _NOB
     extra = -1  # the plays of the Jack trades less one (-1: no run)
+    hmv = cfg.thmv[hmc]  # the pegs in home that have room ahead: (location, free holes)
     prev = -1
     for card in st.hands[seat]:
         r = card >> 2
@@ -404,7 +409,7 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
                     last.append((r, (part,), ((_B((q, x, START)),),), True))
                 else:
                     app((r, (part,), ((_B((q, x, START)),),)))
-        for loc, k in cfg.thmv[hmc]:  # the pegs in home that have room ahead (k holes)
+        for loc, k in hmv:
             if r <= k:
                 base = c * PEGS
                 app((r, (("f", st.pegs.index(loc, base, base + PEGS), loc, loc + r, r),), nob))
