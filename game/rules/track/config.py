@@ -134,6 +134,7 @@ class Cfg:
         "th3",
         "thmv",
         "tmate",
+        "tpath",
     )
 
     conf: dict[str, Any]
@@ -162,6 +163,7 @@ class Cfg:
     tb3: tuple[tuple[tuple[int, int] | None, ...], ...]
     th3: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
     thmv: tuple[tuple[tuple[int, int], ...], ...]
+    tpath: tuple[tuple[int, ...], ...]
 
     def __init__(self, conf: dict[str, Any]) -> None:
         self.conf = conf
@@ -231,17 +233,19 @@ def _tees_tables(cfg: Cfg) -> None:
     """The tees generator's tables on ``cfg`` (:func:`movegen._gen_tees`; every config gets
     them, only tees reads them): ``tmate[c]`` the partner colour (tees seats teams of two),
     ``tdist[c][hole]`` the holes from ``hole`` forward to colour ``c``'s in-spot,
-    ``tadd[hole][n]`` the hole ``n`` ahead of ``hole``, ``tb3[c][hole]`` a backward 3 of colour
-    ``c``'s peg on ``hole``: ``(mask of the 2 holes behind, landing)``, None within 3 holes
-    past its come-out hole (where it may not go back), ``th3[c][home mask]`` the backward 3s
-    of colour ``c``'s pegs in home 1..4 that the home allows, by hole: ``(location, mask of
-    the ring holes it passes, landing)``, landing -1 for a move inside the home, and
-    ``thmv[home mask]`` the pegs in home 1..4 that have a free hole ahead, ``(location, free
-    holes ahead)``, in order."""
+    ``tadd[hole][n]`` the hole ``n`` ahead of ``hole``, ``tpath[hole][n]`` the mask of the
+    ``n - 1`` holes after ``hole`` (``fwd[hole][n - 1]``: the holes a forward ``n`` passes),
+    ``tb3[c][hole]`` a backward 3 of colour ``c``'s peg on ``hole``: ``(mask of the 2 holes
+    behind, landing)``, None within 3 holes past its come-out hole (where it may not go
+    back), ``th3[c][home mask]`` the backward 3s of colour ``c``'s pegs in home 1..4 that the
+    home allows, by hole: ``(location, mask of the ring holes it passes, landing)``, landing
+    -1 for a move inside the home, and ``thmv[home mask]`` the pegs in home 1..4 that have a
+    free hole ahead, ``(location, free holes ahead)``, in order."""
     R = cfg.R
     cfg.tmate = tuple(p[0] if p else c for c, p in enumerate(cfg.partners))
     cfg.tdist = tuple(tuple((cfg.inspot[c] - h) % R for h in range(R)) for c in range(cfg.n))
     cfg.tadd = tuple(tuple((h + n) % R for n in range(14)) for h in range(R))
+    cfg.tpath = tuple((0, *f[:13]) for f in cfg.fwd)
     cfg.tb3 = tuple(tuple(None if (h - cfg.comeout[c]) % R < 3 else (cfg.bwd[h][2], (h - 3) % R)
                           for h in range(R)) for c in range(cfg.n))
     cfg.th3 = tuple(tuple(_home_threes(cfg, c, hmask) for hmask in range(32))

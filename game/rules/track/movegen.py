@@ -298,18 +298,19 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
             return LegalList([]) if lazy else []
     own = rm[c]
     blk = own | rm[cfg.tmate[c]]
-    # the ring pegs, by hole: (hole, peg, holes to the in-spot, forward path masks, landings)
+    # the ring pegs, by hole: (hole, peg, holes to the in-spot, path masks: the n - 1 holes
+    # ahead by n, landings)
     ring = []
     if own:
         dist = cfg.tdist[c]
-        fwdt = cfg.fwd
+        tpath = cfg.tpath
         tadd = cfg.tadd
         m = own
         while m:
             lb = m & -m
             loc = lb.bit_length() - 1
             m ^= lb
-            ring.append((loc, occ[loc], dist[loc], fwdt[loc], tadd[loc]))
+            ring.append((loc, occ[loc], dist[loc], tpath[loc], tadd[loc]))
     normal: list[Raw] = []
     last: list[Raw] = []
     app = normal.append
@@ -324,7 +325,59 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                 continue
             return _gen_tees_ref(st, False, lazy)  # an unsorted hand (a read position)
         prev = r
-        if r == 1 or r == 13:
+        if r in {1, 3, 11, 13}:  # (every other rank is a forward count only)
+            if r == 11:
+                if own:
+                    # every other colour's ring peg: the run keeps their mask (listed when
+                    # read)
+                    om = 0
+                    for v in rm:
+                        om |= v
+                    om &= ~own
+                    if om:
+                        n = len(ring) * om.bit_count()
+                        extra = n - 1
+                        normal.append(_new_trades((n, ring, om, occ)))
+                continue
+            if r == 3:
+                # backward 3: the ring pegs (a table by hole: the 2 holes behind and the
+                # landing, None within 3 holes past the come-out hole), then the pegs in home
+                # that may go back (a table by the home mask: the landing and the holes it
+                # passes, or -1 for a move inside the home)
+                b3 = cfg.tb3[c]
+                for mv in ring:
+                    e = b3[mv[0]]
+                    if e is None or e[0] & blk:
+                        continue
+                    x = e[1]
+                    q = occ[x]
+                    if q < 0:
+                        app((3, (("b", mv[1], mv[0], x, 3),), nob))
+                    elif q // PEGS != c:
+                        part = ("b", mv[1], mv[0], x, 3)
+                        if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                            last.append((3, (part,), ((_B((q, x, START)),),), True))
+                        else:
+                            app((3, (part,), ((_B((q, x, START)),),)))
+                for loc, mask, x in cfg.th3[c][hmc]:
+                    if mask & blk:
+                        continue
+                    base = c * PEGS
+                    pid = st.pegs.index(loc, base, base + PEGS)
+                    if x < 0:
+                        app((3, (("b", pid, loc, loc - 3, 3),), nob))
+                        continue
+                    q = occ[x]
+                    if q < 0:
+                        app((3, (("b", pid, loc, x, 3),), nob))
+                    elif q // PEGS != c:
+                        part = ("b", pid, loc, x, 3)
+                        if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                            last.append((3, (part,), ((_B((q, x, START)),),), True))
+                        else:
+                            app((3, (part,), ((_B((q, x, START)),),)))
+                continue
+            # an Ace or a King: come out
             cout = cfg.comeout[c]
             if not (own >> cout) & 1 and own.bit_count() + hmc.bit_count() < PEGS:
                 base = c * PEGS
@@ -340,64 +393,14 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                         app((r, (part,), ((_B((q, cout, START)),),)))
             if r == 13:
                 continue
-        elif r == 11:
-            if own:
-                # every other colour's ring peg: the run keeps their mask (listed when read)
-                om = 0
-                for v in rm:
-                    om |= v
-                om &= ~own
-                if om:
-                    n = len(ring) * om.bit_count()
-                    extra = n - 1
-                    normal.append(_new_trades((n, ring, om, occ)))
-            continue
-        elif r == 3:
-            # backward 3: the ring pegs (a table by hole: the 2 holes behind and the landing,
-            # None within 3 holes past the come-out hole), then the pegs in home that may go
-            # back (a table by the home mask: the landing and the holes it passes, or -1 for
-            # a move inside the home)
-            b3 = cfg.tb3[c]
-            for mv in ring:
-                e = b3[mv[0]]
-                if e is None or e[0] & blk:
-                    continue
-                x = e[1]
-                q = occ[x]
-                if q < 0:
-                    app((3, (("b", mv[1], mv[0], x, 3),), nob))
-                elif q // PEGS != c:
-                    part = ("b", mv[1], mv[0], x, 3)
-                    if cfg.team_of[q // PEGS] == cfg.team_of[c]:
-                        last.append((3, (part,), ((_B((q, x, START)),),), True))
-                    else:
-                        app((3, (part,), ((_B((q, x, START)),),)))
-            for loc, mask, x in cfg.th3[c][hmc]:
-                if mask & blk:
-                    continue
-                base = c * PEGS
-                pid = st.pegs.index(loc, base, base + PEGS)
-                if x < 0:
-                    app((3, (("b", pid, loc, loc - 3, 3),), nob))
-                    continue
-                q = occ[x]
-                if q < 0:
-                    app((3, (("b", pid, loc, x, 3),), nob))
-                elif q // PEGS != c:
-                    part = ("b", pid, loc, x, 3)
-                    if cfg.team_of[q // PEGS] == cfg.team_of[c]:
-                        last.append((3, (part,), ((_B((q, x, START)),),), True))
-                    else:
-                        app((3, (part,), ((_B((q, x, START)),),)))
-            continue
         # a forward count (1 is one forward, every other rank its own count)
-        for loc, pid, d, f, xs in ring:
+        for loc, pid, d, pm, xs in ring:
             if r > d:
                 h = r - d
-                if h <= 5 and not f[d] & blk and not hmc & _LOW[h]:
+                if h <= 5 and not pm[d + 1] & blk and not hmc & _LOW[h]:
                     app((r, (("f", pid, loc, HOME0 + h, r),), nob))
                 continue
-            if f[r - 1] & blk:
+            if pm[r] & blk:
                 continue
             x = xs[r]
             q = occ[x]
