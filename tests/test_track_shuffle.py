@@ -52,7 +52,8 @@ def test_every_size_matches_the_rules_shuffle(n: int) -> None:
 
 
 def test_the_one_draw_path_matches_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    # every draw counts as one that may be rejected: the whole shuffle takes _shuffle_steps
+    # every draw counts as one that may be rejected (no bytes needed to say so): the whole
+    # shuffle takes _shuffle_steps
     calls = []
     real = eng._shuffle_steps
 
@@ -60,7 +61,7 @@ def test_the_one_draw_path_matches_too(monkeypatch: pytest.MonkeyPatch) -> None:
         calls.append(len(items))
         return real(items, state)
 
-    monkeypatch.setattr(eng, "_REJECT_NEAR", 0)
+    monkeypatch.setattr(eng, "_NEAR_BYTES", b"")
     monkeypatch.setattr(eng, "_shuffle_steps", spy)
     for n in (2, 52, 162):
         for state in (7, 1 << 40, M64 - 5):

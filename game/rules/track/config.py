@@ -126,6 +126,7 @@ class Cfg:
         "rules",
         "seven",
         "tadd",
+        "tafter",
         "tb3",
         "tdist",
         "team_of",
@@ -160,6 +161,7 @@ class Cfg:
     tmate: tuple[int, ...]
     tdist: tuple[tuple[int, ...], ...]
     tadd: tuple[tuple[int, ...], ...]
+    tafter: tuple[tuple[int, ...], ...]
     tb3: tuple[tuple[tuple[int, int] | None, ...], ...]
     th3: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
     thmv: tuple[tuple[tuple[int, int], ...], ...]
@@ -240,12 +242,16 @@ def _tees_tables(cfg: Cfg) -> None:
     back), ``th3[c][home mask]`` the backward 3s of colour ``c``'s pegs in home 1..4 that the
     home allows, by hole: ``(location, mask of the ring holes it passes, landing)``, landing
     -1 for a move inside the home, and ``thmv[home mask]`` the pegs in home 1..4 that have a
-    free hole ahead, ``(location, free holes ahead)``, in order."""
+    free hole ahead, ``(location, free holes ahead)``, in order; ``tafter[seat]`` the seats
+    after ``seat`` clockwise, ``seat`` last (the search for the next seat that holds
+    cards)."""
     R = cfg.R
     cfg.tmate = tuple(p[0] if p else c for c, p in enumerate(cfg.partners))
     cfg.tdist = tuple(tuple((cfg.inspot[c] - h) % R for h in range(R)) for c in range(cfg.n))
     cfg.tadd = tuple(tuple((h + n) % R for n in range(14)) for h in range(R))
     cfg.tpath = tuple((0, *f[:13]) for f in cfg.fwd)
+    n = cfg.n
+    cfg.tafter = tuple(tuple((a + j) % n for j in range(1, n + 1)) for a in range(n))
     cfg.tb3 = tuple(tuple(None if (h - cfg.comeout[c]) % R < 3 else (cfg.bwd[h][2], (h - 3) % R)
                           for h in range(R)) for c in range(cfg.n))
     cfg.th3 = tuple(tuple(_home_threes(cfg, c, hmask) for hmask in range(32))

@@ -330,9 +330,12 @@ _STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 #: 128-bit lane, one lane per step; the generator's increments, lane t holding (t + 1) *
 #: GOLDEN; the mask of every lane's low 64 bits; the lanes' length in bytes).
 _LANES: dict[int, tuple[int, int, int, int]] = {}
-#: A draw at or above this may be rejected by some step (limits are 2^64 - (2^64 % m), m at
-#: most 255): :func:`shuffle` then takes the draws one by one.
-_REJECT_NEAR = (1 << 64) - 256
+#: A draw at or above 2^64 - 256 may be rejected by some step (limits are 2^64 - (2^64 % m),
+#: m at most 255): its top 7 bytes are all 0xff. :func:`shuffle` looks for 7 such bytes in a
+#: row among its draws' bytes (a lane's upper 8 bytes are 0, so they can only be in one
+#: draw; a draw with its low 7 bytes so is caught too, harmlessly) and then takes the draws
+#: one by one.
+_NEAR_BYTES = b"\xff" * 7
 _C1 = 0xBF58476D1CE4E5B9
 _LITTLE = sys.byteorder == "little"  # the lanes are read back as native 64-bit words
 _C2 = 0x94D049BB133111EB
@@ -352,8 +355,9 @@ def shuffle(items: list[int], state: int) -> int:
     generator states ``state + (t + 1) * GOLDEN`` side by side, mixed by the same shifts,
     xors and multiplies with every lane masked to 64 bits between them: a lane's product
     never reaches the next lane), read back as 64-bit words; then the swaps. A draw that some
-    step could reject (one in 2^56) sends the whole shuffle to :func:`_shuffle_steps`, the
-    draws one by one. ``test_track_random`` checks both against the original."""
+    step could reject (one in 2^56, :data:`_NEAR_BYTES`) sends the whole shuffle to
+    :func:`_shuffle_steps`, the draws one by one. ``test_track_shuffle`` and
+    ``test_track_random`` check both against the original."""
     n = len(items)
     if n < 2 or n >= len(_LIMITS) or not _LITTLE:
         return _shuffle_steps(items, state)
@@ -368,9 +372,10 @@ def shuffle(items: list[int], state: int) -> int:
     x = ((x ^ (x >> 30)) & masks) * _C1 & masks
     x = ((x ^ (x >> 27)) & masks) * _C2 & masks
     x = (x ^ (x >> 31)) & masks
-    draws = memoryview(x.to_bytes(size, "little")).cast("Q")[::2]
-    if max(draws) >= _REJECT_NEAR:
+    raw = x.to_bytes(size, "little")
+    if _NEAR_BYTES in raw:
         return _shuffle_steps(items, state)
+    draws = memoryview(raw).cast("Q")[::2]
     for (i, m, _limit), z in zip(_steps(n), draws, strict=True):
         j = z % m
         items[i], items[j] = items[j], items[i]
@@ -471,15 +476,13 @@ def _tees_continue(s: TrackState, after: int, events: list[Event] | None) -> Non
     if FAST and events is None:
         _fast.tees_continue(s, after)
         return
-    n = s.cfg.n
+    tafter = s.cfg.tafter
     while True:
-        seat = -1
-        for j in range(1, n + 1):
-            t = (after + j) % n
-            if s.hands[t]:
-                seat = t
+        hands = s.hands
+        for seat in tafter[after]:
+            if hands[seat]:
                 break
-        if seat < 0:
+        else:
             _tees_deal(s, events)
             after = s.dealer
             continue
@@ -489,10 +492,10 @@ def _tees_continue(s: TrackState, after: int, events: list[Event] | None) -> Non
             if events is not None:
                 events.append({"type": "turn", "seat": seat})
             return
-        cards = s.hands[seat]
-        hands = list(s.hands)
-        hands[seat] = ()
-        s.hands = tuple(hands)
+        cards = hands[seat]
+        hl = list(hands)
+        hl[seat] = ()
+        s.hands = tuple(hl)
         s.discards = s.discards + cards
         s._legal = None
         if events is not None:
