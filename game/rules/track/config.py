@@ -136,6 +136,7 @@ class Cfg:
         "thmv",
         "tmate",
         "tpath",
+        "tring",
     )
 
     conf: dict[str, Any]
@@ -166,6 +167,7 @@ class Cfg:
     th3: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
     thmv: tuple[tuple[tuple[int, int], ...], ...]
     tpath: tuple[tuple[int, ...], ...]
+    tring: tuple[tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...], ...]
 
     def __init__(self, conf: dict[str, Any]) -> None:
         self.conf = conf
@@ -242,7 +244,9 @@ def _tees_tables(cfg: Cfg) -> None:
     back), ``th3[c][home mask]`` the backward 3s of colour ``c``'s pegs in home 1..4 that the
     home allows, by hole: ``(location, mask of the ring holes it passes, landing)``, landing
     -1 for a move inside the home, and ``thmv[home mask]`` the pegs in home 1..4 that have a
-    free hole ahead, ``(location, free holes ahead)``, in order; ``tafter[seat]`` the seats
+    free hole ahead, ``(location, free holes ahead)``, in order; ``tring[c][hole]`` what the
+    generator reads of colour ``c``'s peg on ``hole``, ``(hole, tdist[c][hole],
+    tpath[hole], tadd[hole])``; ``tafter[seat]`` the seats
     after ``seat`` clockwise, ``seat`` last (the search for the next seat that holds
     cards)."""
     R = cfg.R
@@ -250,6 +254,8 @@ def _tees_tables(cfg: Cfg) -> None:
     cfg.tdist = tuple(tuple((cfg.inspot[c] - h) % R for h in range(R)) for c in range(cfg.n))
     cfg.tadd = tuple(tuple((h + n) % R for n in range(14)) for h in range(R))
     cfg.tpath = tuple((0, *f[:13]) for f in cfg.fwd)
+    cfg.tring = tuple(tuple((h, cfg.tdist[c][h], cfg.tpath[h], cfg.tadd[h]) for h in range(R))
+                      for c in range(cfg.n))
     n = cfg.n
     cfg.tafter = tuple(tuple((a + j) % n for j in range(1, n + 1)) for a in range(n))
     cfg.tb3 = tuple(tuple(None if (h - cfg.comeout[c]) % R < 3 else (cfg.bwd[h][2], (h - 3) % R)

@@ -298,19 +298,17 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
             return LegalList([]) if lazy else []
     own = rm[c]
     blk = own | rm[cfg.tmate[c]]
-    # the ring pegs, by hole: (hole, peg, holes to the in-spot, path masks: the n - 1 holes
-    # ahead by n, landings)
+    # the ring pegs, by hole: (peg, (hole, holes to the in-spot, path masks: the n - 1 holes
+    # ahead by n, landings by n)), the second a table's (cfg.tring)
     ring = []
     if own:
-        dist = cfg.tdist[c]
-        tpath = cfg.tpath
-        tadd = cfg.tadd
+        tring = cfg.tring[c]
         m = own
         while m:
             lb = m & -m
             loc = lb.bit_length() - 1
             m ^= lb
-            ring.append((loc, occ[loc], dist[loc], tpath[loc], tadd[loc]))
+            ring.append((occ[loc], tring[loc]))
     normal: list[Raw] = []
     last: list[Raw] = []
     app = normal.append
@@ -345,16 +343,17 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                 # that may go back (a table by the home mask: the landing and the holes it
                 # passes, or -1 for a move inside the home)
                 b3 = cfg.tb3[c]
-                for mv in ring:
-                    e = b3[mv[0]]
+                for pid, sx in ring:
+                    loc = sx[0]
+                    e = b3[loc]
                     if e is None or e[0] & blk:
                         continue
                     x = e[1]
                     q = occ[x]
                     if q < 0:
-                        app((3, (("b", mv[1], mv[0], x, 3),), nob))
+                        app((3, (("b", pid, loc, x, 3),), nob))
                     elif q // PEGS != c:
-                        part = ("b", mv[1], mv[0], x, 3)
+                        part = ("b", pid, loc, x, 3)
                         if cfg.team_of[q // PEGS] == cfg.team_of[c]:
                             last.append((3, (part,), ((_B((q, x, START)),),), True))
                         else:
@@ -394,7 +393,7 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
             if r == 13:
                 continue
         # a forward count (1 is one forward, every other rank its own count)
-        for loc, pid, d, pm, xs in ring:
+        for pid, (loc, d, pm, xs) in ring:
             if r > d:
                 h = r - d
                 if h <= 5 and not pm[d + 1] & blk and not hmc & _LOW[h]:
@@ -514,7 +513,7 @@ def _gen_tees_ref(st: TrackState, want_all: bool = False, lazy: bool = False) ->
             if r == 13:
                 continue
         if r == 11:
-            ring = [m for m in movers if m[0] < HOME0]
+            ring = [(pid, (loc,)) for loc, pid in movers if loc < HOME0]
             if ring:
                 # every other colour's ring peg (x, peg), by hole: off the ring masks
                 om = 0

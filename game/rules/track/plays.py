@@ -237,7 +237,7 @@ def raw_token(raw: Raw) -> str:
 class _Trades(tuple):  # type: ignore[type-arg]
     """A run of raw plays kept as its two factors until read: the tees Jack trades (every
     ring peg of the mover with every other colour's ring peg, mover-major): ``(n, ring, om,
-    occ)``, ``n`` plays, ``ring`` the mover's ring pegs (tuples that start ``(hole, peg)``),
+    occ)``, ``n`` plays, ``ring`` the mover's ring pegs (``(peg, (hole, ...))``),
     ``om`` the mask of the other pegs' holes and ``occ`` the ring occupancy (a board's, never
     changed): the other pegs are listed off them only when a trade is read. A tuple made with
     ``tuple.__new__`` (:data:`_new_trades`), never a raw play (``type(x) is tuple``), as
@@ -262,13 +262,13 @@ class _Trades(tuple):  # type: ignore[type-arg]
 
     def get(self, k: int) -> Raw:
         others = self.others()
-        mv = self[1][k // len(others)]
+        pid, sx = self[1][k // len(others)]
         x, q = others[k % len(others)]
-        return (11, (("t", mv[1], mv[0], x, q),), _NOB)
+        return (11, (("t", pid, sx[0], x, q),), _NOB)
 
     def all(self) -> list[Raw]:
         others = self.others()
-        return [(11, (("t", mv[1], mv[0], x, q),), _NOB) for mv in self[1] for x, q in others]
+        return [(11, (("t", pid, sx[0], x, q),), _NOB) for pid, sx in self[1] for x, q in others]
 
 
 class _Seconds(tuple):  # type: ignore[type-arg]
