@@ -310,7 +310,7 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
             m ^= lb
             ring.append((occ[loc], tring[loc]))
     normal: list[Raw] = []
-    last: list[Raw] = []
+    last: list[Raw] | None = None  # the last resorts (a list once there is one)
     app = normal.append
     nob = _NOB
     extra = -1  # the plays of the Jack trades less one (-1: no run)
@@ -355,6 +355,8 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                     elif q // PEGS != c:
                         part = ("b", pid, loc, x, 3)
                         if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                            if last is None:
+                                last = []
                             last.append((3, (part,), ((_B((q, x, START)),),), True))
                         else:
                             app((3, (part,), ((_B((q, x, START)),),)))
@@ -372,6 +374,8 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                     elif q // PEGS != c:
                         part = ("b", pid, loc, x, 3)
                         if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                            if last is None:
+                                last = []
                             last.append((3, (part,), ((_B((q, x, START)),),), True))
                         else:
                             app((3, (part,), ((_B((q, x, START)),),)))
@@ -387,6 +391,8 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                 else:
                     part = ("o", start, START, cout, 0)
                     if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                        if last is None:
+                            last = []
                         last.append((r, (part,), ((_B((q, cout, START)),),), True))
                     else:
                         app((r, (part,), ((_B((q, cout, START)),),)))
@@ -408,6 +414,8 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
             elif q // PEGS != c:
                 part = ("f", pid, loc, x, r)
                 if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                    if last is None:
+                        last = []
                     last.append((r, (part,), ((_B((q, x, START)),),), True))
                 else:
                     app((r, (part,), ((_B((q, x, START)),),)))
@@ -417,21 +425,21 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                 app((r, (("f", st.pegs.index(loc, base, base + PEGS), loc, loc + r, r),), nob))
     if lazy:  # LegalList(...), inline (no __init__ call)
         lg = _new_obj(LegalList)
-        if not normal:
+        lg._made = None
+        if extra < 0 and normal:
             lg._items = None
-            lg._raw = last
-            lg._n = len(last)
-        elif extra >= 0:
+            lg._raw = normal
+            lg._n = len(normal)
+        elif normal:
             lg._items = normal
             lg._raw = None
             lg._n = len(normal) + extra
         else:
             lg._items = None
-            lg._raw = normal
-            lg._n = len(normal)
-        lg._made = None
+            lg._raw = last = last or []
+            lg._n = len(last)
         return lg
-    return _flat(normal) if extra >= 0 else (normal if normal else last)
+    return _flat(normal) if extra >= 0 else (normal or last or [])
 
 
 def _gen_tees_ref(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
