@@ -572,7 +572,7 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
     s.winner = st.winner
     s.pile = st.pile
     hl = list(hands)
-    hl[seat] = hand[:i] + hand[i + 1:]
+    hl[seat] = hand[1:] if i == 0 else hand[:i] + hand[i + 1:]
     s.discards = st.discards + (card,)  # noqa: RUF005 (one copy, not a list and a copy)
     s.nplays = st.nplays + 1
     s.idle = 0
