@@ -125,9 +125,18 @@ class Cfg:
         "partners",
         "rules",
         "seven",
+        "tadd",
+        "tafter",
+        "tb3",
+        "tdist",
         "team_of",
         "teamcols",
         "teams",
+        "th3",
+        "thmv",
+        "tmate",
+        "tpath",
+        "tring",
     )
 
     conf: dict[str, Any]
@@ -149,6 +158,16 @@ class Cfg:
     fwd: tuple[tuple[int, ...], ...]  # [hole][k]: ring mask of the k holes ahead
     bwd: tuple[tuple[int, ...], ...]  # [hole][k]: ring mask of the k holes behind
     fast: Any  # the C core's copy (_fast.Config), None without it
+    # the tees generator's tables (see _tees_tables)
+    tmate: tuple[int, ...]
+    tdist: tuple[tuple[int, ...], ...]
+    tadd: tuple[tuple[int, ...], ...]
+    tafter: tuple[tuple[int, ...], ...]
+    tb3: tuple[tuple[tuple[int, int] | None, ...], ...]
+    th3: tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]
+    thmv: tuple[tuple[tuple[int, int], ...], ...]
+    tpath: tuple[tuple[int, ...], ...]
+    tring: tuple[tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...], ...]
 
     def __init__(self, conf: dict[str, Any]) -> None:
         self.conf = conf
@@ -197,11 +216,76 @@ class Cfg:
             bwd.append(tuple(g))
         self.fwd = tuple(fwd)
         self.bwd = tuple(bwd)
+        _tees_tables(self)
         self.fast = None if _core.fast is None else _core.fast.Config(self)
 
     def __reduce__(self) -> tuple[Callable[[Mapping[str, Any]], Cfg], tuple[dict[str, Any]]]:
         # pickled and copied as its config (the tables, and the C core's copy, are rebuilt)
         return (make_cfg, (self.conf,))
+
+
+#: [home mask]: the pegs in home 1..4 with the next home hole free (they may move forward),
+#: ``(HOME0 + k, f)`` for home ``k`` with ``f`` free holes ahead, by ``k`` (the home mask's
+#: bit ``i`` is home ``i + 1``).
+_HMV = tuple(
+    tuple((HOME0 + k, next((j for j in range(5 - k) if (hmask >> (k + j)) & 1), 5 - k))
+          for k in range(1, 5) if (hmask >> (k - 1)) & 1 and not (hmask >> k) & 1)
+    for hmask in range(32))
+
+
+def _tees_tables(cfg: Cfg) -> None:
+    """The tees generator's tables on ``cfg`` (:func:`movegen._gen_tees`; every config gets
+    them, only tees reads them): ``tmate[c]`` the partner colour (tees seats teams of two),
+    ``tdist[c][hole]`` the holes from ``hole`` forward to colour ``c``'s in-spot,
+    ``tadd[hole][n]`` the hole ``n`` ahead of ``hole``, ``tpath[hole][n]`` the mask of the
+    ``n - 1`` holes after ``hole`` (``fwd[hole][n - 1]``: the holes a forward ``n`` passes),
+    ``tb3[c][hole]`` a backward 3 of colour ``c``'s peg on ``hole``: ``(mask of the 2 holes
+    behind, landing)``, None within 3 holes past its come-out hole (where it may not go
+    back), ``th3[c][home mask]`` the backward 3s of colour ``c``'s pegs in home 1..4 that the
+    home allows, by hole: ``(location, mask of the ring holes it passes, landing)``, landing
+    -1 for a move inside the home, and ``thmv[home mask]`` the pegs in home 1..4 that have a
+    free hole ahead, ``(location, free holes ahead)``, in order; ``tring[c][hole]`` what the
+    generator reads of colour ``c``'s peg on ``hole``, ``(hole, tdist[c][hole],
+    tpath[hole], tadd[hole])``; ``tafter[seat]`` the seats
+    after ``seat`` clockwise, ``seat`` last (the search for the next seat that holds
+    cards)."""
+    R = cfg.R
+    cfg.tmate = tuple(p[0] if p else c for c, p in enumerate(cfg.partners))
+    cfg.tdist = tuple(tuple((cfg.inspot[c] - h) % R for h in range(R)) for c in range(cfg.n))
+    cfg.tadd = tuple(tuple((h + n) % R for n in range(14)) for h in range(R))
+    cfg.tpath = tuple((0, *f[:13]) for f in cfg.fwd)
+    cfg.tring = tuple(tuple((h, cfg.tdist[c][h], cfg.tpath[h], cfg.tadd[h]) for h in range(R))
+                      for c in range(cfg.n))
+    n = cfg.n
+    cfg.tafter = tuple(tuple((a + j) % n for j in range(1, n + 1)) for a in range(n))
+    cfg.tb3 = tuple(tuple(None if (h - cfg.comeout[c]) % R < 3 else (cfg.bwd[h][2], (h - 3) % R)
+                          for h in range(R)) for c in range(cfg.n))
+    cfg.th3 = tuple(tuple(_home_threes(cfg, c, hmask) for hmask in range(32))
+                    for c in range(cfg.n))
+    cfg.thmv = _HMV
+
+
+def _home_threes(cfg: Cfg, c: int, hmask: int) -> tuple[tuple[int, int, int], ...]:
+    """The backward 3s the home mask ``hmask`` allows colour ``c``'s pegs in home 1..4
+    (``th3`` of :func:`_tees_tables`): a peg that is not snug (home full above it) goes back
+    3 inside the home from home 4 over free holes, or out to the ring from home 1..3 when the
+    home holes below it are free (the ring holes it passes, but its landing, must then hold
+    no peg of its team: the generator's check)."""
+    R = cfg.R
+    ins = cfg.inspot[c]
+    out = []
+    for k in range(1, 5):
+        if not (hmask >> (k - 1)) & 1 or (hmask >> k) == (_FULL_HOME >> k):
+            continue
+        if k >= 4:
+            if not (hmask >> (k - 4)) & 7:
+                out.append((HOME0 + k, 0, -1))
+            continue
+        if hmask & ((1 << (k - 1)) - 1):
+            continue
+        x = (ins - (3 - k)) % R
+        out.append((HOME0 + k, cfg.bwd[(ins + 1) % R][3 - k] & ~(1 << x), x))
+    return tuple(out)
 
 
 _CFG_CACHE: dict[tuple[Any, ...], Cfg] = {}

@@ -6,8 +6,8 @@ call the generator builds a ring occupancy list and per-colour bitmasks (ring an
 checks paths against precomputed path masks, so a move test is a couple of ``&``.
 
 Everything here is pure: no clocks, files or ``random``; shuffles are :func:`cards.shuffle`
-(written out here as :func:`shuffle`, the same steps) whose generator state is stored in the
-game state.
+(written out here as :func:`shuffle`: the same permutation and generator state, its draws
+made at once in lanes of one big int) whose generator state is stored in the game state.
 
 An optional C core (``_fast.c``, built by ``pip install -e .`` where a C compiler exists)
 serves :func:`gen_legal`, ``apply_play(..., events=False)`` and the tees deals and folds when
@@ -34,12 +34,14 @@ list), :mod:`~game.rules.track.state` (the state and its board), :mod:`~game.rul
 (landings, parts of every count, the 7 and 9 splits), :mod:`~game.rules.track.movegen` (the
 two generators) and :mod:`~game.rules.track._core` (loading the C core); this module keeps the
 public legal-play API, the applies, the deals and the switch between the engines. It is over
-600 lines only through its import block and ``__all__``, which re-export every name of those
-modules (about 110 lines); the rest is under 600.
+600 lines through its import block and ``__all__``, which re-export every name of those
+modules (about 115 lines); the rest (the shuffle and its one-draw path about 85 of them) is
+under 600.
 """
 
 from __future__ import annotations
 
+import sys
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
@@ -70,6 +72,7 @@ from game.rules.track.config import (
 from game.rules.track.movegen import (
     _gen_ct,
     _gen_tees,
+    _gen_tees_at,
     _minfo,
 )
 from game.rules.track.moves import (
@@ -114,6 +117,7 @@ from game.rules.track.plays import (
     _new_bumped,
     _new_obj,
     _new_seconds,
+    _new_trades,
     _part_text,
     _pick,
     _plays,
@@ -148,11 +152,12 @@ __all__ = [
     "LegalList", "MInfo", "Mover", "Part", "PartT", "Play", "Raw", "TrackState", "_Bumped",
     "_HasTokens", "_RawPlay", "_Seconds", "_Trades", "_apply_events", "_board_after", "_boards",
     "_bwd_all", "_chain", "_copy_state", "_dests", "_do", "_draw", "_fast", "_flat", "_fwd_all",
-    "_fwd_ct", "_gen_ct", "_gen_tees", "_get_parts", "_insert", "_land", "_minfo", "_mk",
-    "_move_parts", "_moved", "_movers", "_new_bumped", "_new_obj", "_new_seconds",
+    "_fwd_ct", "_gen_ct", "_gen_tees", "_gen_tees_at", "_get_parts", "_insert", "_land",
+    "_minfo", "_mk",
+    "_move_parts", "_moved", "_movers", "_new_bumped", "_new_obj", "_new_seconds", "_new_trades",
     "_part_events", "_part_text", "_path", "_pick", "_plays", "_second_movers",
-    "_second_on_board", "_set_parts", "_sevens_one_colour", "_splits", "_take_card",
-    "_tees_continue", "_tees_deal", "_touched", "apply_play", "board", "controlled",
+    "_second_on_board", "_set_parts", "_sevens_one_colour", "_shuffle_steps", "_splits",
+    "_take_card", "_tees_continue", "_tees_deal", "_touched", "apply_play", "board", "controlled",
     "count_legal", "done", "engine_kind", "find_legal", "first_legal", "game_over_event",
     "gen_legal", "has_legal", "iter_legal", "legal_tokens", "loc_event", "loc_text", "make_cfg",
     "new_game", "normalize_config", "nth_legal", "outcome", "raw_token", "set_fast", "shuffle",
@@ -319,29 +324,83 @@ def _insert(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 _M64 = (1 << 64) - 1
 _LIMITS = tuple((1 << 64) - ((1 << 64) % m) if m else 0 for m in range(256))
+#: [n]: the steps of a Fisher-Yates shuffle of n items, ``(i, i + 1, limit)`` for i from
+#: n - 1 down to 1 (the limit of :func:`cards.below`'s rejection for i + 1), made once per n.
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+#: [n]: the lanes of :func:`shuffle`'s draws for n items: (ones: a 1 at the foot of every
+#: 128-bit lane, one lane per step; the generator's increments, lane t holding (t + 1) *
+#: GOLDEN; the mask of every lane's low 64 bits; the lanes' length in bytes).
+_LANES: dict[int, tuple[int, int, int, int]] = {}
+#: A draw at or above 2^64 - 256 may be rejected by some step (limits are 2^64 - (2^64 % m),
+#: m at most 255): its top 7 bytes are all 0xff. :func:`shuffle` looks for 7 such bytes in a
+#: row among its draws' bytes (a lane's upper 8 bytes are 0, so they can only be in one
+#: draw; a draw with its low 7 bytes so is caught too, harmlessly) and then takes the draws
+#: one by one.
+_NEAR_BYTES = b"\xff" * 7
+_C1 = 0xBF58476D1CE4E5B9
+_LITTLE = sys.byteorder == "little"  # the lanes are read back as native 64-bit words
+_C2 = 0x94D049BB133111EB
+
+
+def _steps(n: int) -> tuple[tuple[int, int, int], ...]:
+    steps = _STEPS.get(n)
+    if steps is None:
+        steps = _STEPS[n] = tuple((i, i + 1, _LIMITS[i + 1]) for i in range(n - 1, 0, -1))
+    return steps
 
 
 def shuffle(items: list[int], state: int) -> int:
     """:func:`game.rules.cards.shuffle` (Fisher-Yates, one :func:`cards.below` draw per
-    step), the same steps and results, written out in one function (no call per step: the
-    deals and reshuffles are on the quiet apply's path); ``test_track_helpers`` checks it
-    against the original."""
+    step), the same permutation and final generator state, faster: the steps' splitmix64
+    draws are made all at once, each step's in its own 128-bit lane of one big int (the
+    generator states ``state + (t + 1) * GOLDEN`` side by side, mixed by the same shifts,
+    xors and multiplies with every lane masked to 64 bits between them: a lane's product
+    never reaches the next lane), read back as 64-bit words; then the swaps. A draw that some
+    step could reject (one in 2^56, :data:`_NEAR_BYTES`) sends the whole shuffle to
+    :func:`_shuffle_steps`, the draws one by one. ``test_track_shuffle`` and
+    ``test_track_random`` check both against the original."""
     n = len(items)
-    if n > len(_LIMITS):
+    if n < 2 or n >= len(_LIMITS) or not _LITTLE:
+        return _shuffle_steps(items, state)
+    lanes = _LANES.get(n)
+    if lanes is None:
+        k = n - 1
+        ones = sum(1 << (128 * t) for t in range(k))
+        lanes = _LANES[n] = (ones, sum((t + 1) << (128 * t) for t in range(k)) * GOLDEN,
+                             ones * _M64, 16 * k)
+    ones, incs, masks, size = lanes
+    x = (state * ones + incs) & masks
+    x = ((x ^ (x >> 30)) & masks) * _C1 & masks
+    x = ((x ^ (x >> 27)) & masks) * _C2 & masks
+    x = (x ^ (x >> 31)) & masks
+    raw = x.to_bytes(size, "little")
+    if _NEAR_BYTES in raw:
+        return _shuffle_steps(items, state)
+    draws = memoryview(raw).cast("Q")[::2]
+    for (i, m, _limit), z in zip(_steps(n), draws, strict=True):
+        j = z % m
+        items[i], items[j] = items[j], items[i]
+    return (state + (n - 1) * GOLDEN) & _M64
+
+
+def _shuffle_steps(items: list[int], state: int) -> int:
+    """:func:`shuffle` one draw at a time, as :func:`cards.shuffle` does (the rejections
+    included)."""
+    n = len(items)
+    if n >= len(_LIMITS):
         from game.rules.cards import shuffle as slow
 
         return slow(items, state)
-    limits = _LIMITS
-    for i in range(n - 1, 0, -1):
-        m = i + 1
-        limit = limits[m]
-        while True:
+    for i, m, limit in _steps(n):
+        state = (state + GOLDEN) & _M64
+        z = ((state ^ (state >> 30)) * _C1) & _M64
+        z = ((z ^ (z >> 27)) * _C2) & _M64
+        z ^= z >> 31
+        while z >= limit:  # rejected (a draw in 2^64 / m at most): the next one
             state = (state + GOLDEN) & _M64
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+            z = ((state ^ (state >> 30)) * _C1) & _M64
+            z = ((z ^ (z >> 27)) * _C2) & _M64
             z ^= z >> 31
-            if z < limit:
-                break
         j = z % m
         items[i], items[j] = items[j], items[i]
     return state
@@ -418,15 +477,13 @@ def _tees_continue(s: TrackState, after: int, events: list[Event] | None) -> Non
     if FAST and events is None:
         _fast.tees_continue(s, after)
         return
-    n = s.cfg.n
+    tafter = s.cfg.tafter
     while True:
-        seat = -1
-        for j in range(1, n + 1):
-            t = (after + j) % n
-            if s.hands[t]:
-                seat = t
+        hands = s.hands
+        for seat in tafter[after]:
+            if hands[seat]:
                 break
-        if seat < 0:
+        else:
             _tees_deal(s, events)
             after = s.dealer
             continue
@@ -436,10 +493,10 @@ def _tees_continue(s: TrackState, after: int, events: list[Event] | None) -> Non
             if events is not None:
                 events.append({"type": "turn", "seat": seat})
             return
-        cards = s.hands[seat]
-        hands = list(s.hands)
-        hands[seat] = ()
-        s.hands = tuple(hands)
+        cards = hands[seat]
+        hl = list(hands)
+        hl[seat] = ()
+        s.hands = tuple(hl)
         s.discards = s.discards + cards
         s._legal = None
         if events is not None:
@@ -514,10 +571,8 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
     s.round = st.round
     s.winner = st.winner
     s.pile = st.pile
-    s.turn = st.turn
-    s._legal = None
     hl = list(hands)
-    hl[seat] = hand[:i] + hand[i + 1:]
+    hl[seat] = hand[1:] if i == 0 else hand[:i] + hand[i + 1:]
     s.discards = st.discards + (card,)  # noqa: RUF005 (one copy, not a list and a copy)
     s.nplays = st.nplays + 1
     s.idle = 0
@@ -526,7 +581,11 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
     kind = part[0]
     if kind == "x":
         s.pegs = st.pegs
-        s._board = st._board
+        ob = st._board
+        if ob is None:
+            ob = board(st)
+        s._board = ob
+        occ, rm, hm = ob
     else:
         ob = st._board
         if ob is None:
@@ -565,33 +624,31 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
                 s.hands = tuple(hl)
                 s.winner = team
                 s.turn = -1
+                s._legal = None
                 return s, []
     rules = cfg.rules
-    if rules == TEES:
-        s.hands = tuple(hl)
-        if not FAST:
-            # _tees_continue's common case, inline: the next seat holds cards; it plays, or
-            # folds and the search goes on from it
-            nxt = seat + 1
-            if nxt == cfg.n:
-                nxt = 0
-            cards = hl[nxt]
-            if cards:
-                s.turn = nxt
-                lg = s._legal = _gen_tees(s, lazy=True)
-                if lg._n:
-                    return s, []
-                hl[nxt] = ()
-                s.hands = tuple(hl)
-                s.discards = s.discards + cards
-                s._legal = None
-                _tees_continue(s, nxt, None)
-                return s, []
-        _tees_continue(s, seat, None)
-        return s, []
     nxt = seat + 1
     if nxt == cfg.n:
         nxt = 0
+    if rules == TEES:
+        # _tees_continue's common case, inline: the next seat holds cards; it plays, or
+        # folds and the search goes on from it
+        cards = hl[nxt]
+        if cards:
+            s.hands = tuple(hl)
+            s.turn = nxt
+            lg = s._legal = _gen_tees_at(s, cfg, nxt, occ, rm, hm, True)
+            if lg._n:
+                return s, []
+            hl[nxt] = ()
+            s.discards = s.discards + cards
+            seat = nxt  # it folds: the search goes on from it
+        s.hands = tuple(hl)
+        s._legal = None
+        s.turn = -1  # (the search sets it)
+        _tees_continue(s, seat, None)
+        return s, []
+    s._legal = None
     drawer = nxt if rules == CLASSIC else seat
     pile = st.pile
     if pile:

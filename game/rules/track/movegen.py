@@ -33,8 +33,8 @@ from game.rules.track.plays import (
     Raw,
     _flat,
     _new_obj,
+    _new_trades,
     _plays,
-    _Trades,
 )
 from game.rules.track.state import (
     TrackState,
@@ -266,8 +266,187 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
 
 
 def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
-    """Legal plays for tees (raw), or with ``want_all`` (normal plays, last-resort plays);
-    ``lazy``: a :class:`LegalList` that keeps the Jack trades as factors."""
+    """Legal plays for tees (raw), or with ``want_all`` (normal plays, last-resort plays,
+    :func:`_gen_tees_ref`); ``lazy``: a :class:`LegalList` that keeps the Jack trades as
+    factors.
+
+    Written for a small fixed cost: the ring pegs come off the colour's ring mask (in hole
+    order, no sort), each with its holes to the in-spot, path masks and landings (tables of
+    :func:`config._tees_tables`); the home pegs that can move forward off a table by the home
+    mask; the hand's ranks are read in the one loop that plays them. The plays come in the
+    reference's order (rank, then peg by location)."""
+    if want_all:
+        return _gen_tees_ref(st, True)
+    b = st._board
+    if b is None:
+        b = st._board = _boards(st.cfg, st.pegs)
+    return _gen_tees_at(st, st.cfg, st.turn, b[0], b[1], b[2], lazy)
+
+
+def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[int],
+                 hm: list[int], lazy: bool) -> Any:
+    """:func:`_gen_tees` of ``st`` whose config, seat to move and board lists are given (the
+    quiet apply has them at hand)."""
+    # the colour moved (controlled(), inline): the seat's own, or once it is done (its home
+    # mask full) its partner's
+    c = seat
+    hmc = hm[c]
+    if hmc == _FULL_HOME:
+        c = cfg.tmate[seat]
+        hmc = hm[c]
+        if hmc == _FULL_HOME:
+            return LegalList([]) if lazy else []
+    own = rm[c]
+    blk = own | rm[cfg.tmate[c]]
+    # the ring pegs, by hole: (peg, (hole, holes to the in-spot, path masks: the n - 1 holes
+    # ahead by n, landings by n)), the second a table's (cfg.tring)
+    ring = []
+    if own:
+        tring = cfg.tring[c]
+        m = own
+        while m:
+            lb = m & -m
+            loc = lb.bit_length() - 1
+            m ^= lb
+            ring.append((occ[loc], tring[loc]))
+    normal: list[Raw] = []
+    last: list[Raw] | None = None  # the last resorts (a list once there is one)
+    app = normal.append
+    nob = _NOB
+    extra = -1  # the plays of the Jack trades less one (-1: no run)
+    hmv = cfg.thmv[hmc]  # the pegs in home that have room ahead: (location, free holes)
+    prev = -1
+    for card in st.hands[seat]:
+        r = card >> 2
+        if r <= prev:
+            if r == prev:
+                continue
+            return _gen_tees_ref(st, False, lazy)  # an unsorted hand (a read position)
+        prev = r
+        if r in {1, 3, 11, 13}:  # (every other rank is a forward count only)
+            if r == 11:
+                if own:
+                    # every other colour's ring peg: the run keeps their mask (listed when
+                    # read)
+                    om = 0
+                    for v in rm:
+                        om |= v
+                    om &= ~own
+                    if om:
+                        n = len(ring) * om.bit_count()
+                        extra = n - 1
+                        normal.append(_new_trades((n, ring, om, occ)))
+                continue
+            if r == 3:
+                # backward 3: the ring pegs (a table by hole: the 2 holes behind and the
+                # landing, None within 3 holes past the come-out hole), then the pegs in home
+                # that may go back (a table by the home mask: the landing and the holes it
+                # passes, or -1 for a move inside the home)
+                b3 = cfg.tb3[c]
+                for pid, sx in ring:
+                    loc = sx[0]
+                    e = b3[loc]
+                    if e is None or e[0] & blk:
+                        continue
+                    x = e[1]
+                    q = occ[x]
+                    if q < 0:
+                        app((3, (("b", pid, loc, x, 3),), nob))
+                    elif q // PEGS != c:
+                        part = ("b", pid, loc, x, 3)
+                        if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                            if last is None:
+                                last = []
+                            last.append((3, (part,), ((_B((q, x, START)),),), True))
+                        else:
+                            app((3, (part,), ((_B((q, x, START)),),)))
+                for loc, mask, x in cfg.th3[c][hmc]:
+                    if mask & blk:
+                        continue
+                    base = c * PEGS
+                    pid = st.pegs.index(loc, base, base + PEGS)
+                    if x < 0:
+                        app((3, (("b", pid, loc, loc - 3, 3),), nob))
+                        continue
+                    q = occ[x]
+                    if q < 0:
+                        app((3, (("b", pid, loc, x, 3),), nob))
+                    elif q // PEGS != c:
+                        part = ("b", pid, loc, x, 3)
+                        if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                            if last is None:
+                                last = []
+                            last.append((3, (part,), ((_B((q, x, START)),),), True))
+                        else:
+                            app((3, (part,), ((_B((q, x, START)),),)))
+                continue
+            # an Ace or a King: come out
+            cout = cfg.comeout[c]
+            if not (own >> cout) & 1 and own.bit_count() + hmc.bit_count() < PEGS:
+                base = c * PEGS
+                start = st.pegs.index(START, base, base + PEGS)
+                q = occ[cout]
+                if q < 0:
+                    app((r, (("o", start, START, cout, 0),), nob))
+                else:
+                    part = ("o", start, START, cout, 0)
+                    if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                        if last is None:
+                            last = []
+                        last.append((r, (part,), ((_B((q, cout, START)),),), True))
+                    else:
+                        app((r, (part,), ((_B((q, cout, START)),),)))
+            if r == 13:
+                continue
+        # a forward count (1 is one forward, every other rank its own count)
+        for pid, (loc, d, pm, xs) in ring:
+            if r > d:
+                h = r - d
+                if h <= 5 and not pm[d + 1] & blk and not hmc & _LOW[h]:
+                    app((r, (("f", pid, loc, HOME0 + h, r),), nob))
+                continue
+            if pm[r] & blk:
+                continue
+            x = xs[r]
+            q = occ[x]
+            if q < 0:
+                app((r, (("f", pid, loc, x, r),), nob))
+            elif q // PEGS != c:
+                part = ("f", pid, loc, x, r)
+                if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+                    if last is None:
+                        last = []
+                    last.append((r, (part,), ((_B((q, x, START)),),), True))
+                else:
+                    app((r, (part,), ((_B((q, x, START)),),)))
+        for loc, k in hmv:
+            if r <= k:
+                base = c * PEGS
+                app((r, (("f", st.pegs.index(loc, base, base + PEGS), loc, loc + r, r),), nob))
+    if lazy:  # LegalList(...), inline (no __init__ call)
+        lg = _new_obj(LegalList)
+        lg._made = None
+        if extra < 0 and normal:
+            lg._items = None
+            lg._raw = normal
+            lg._n = len(normal)
+        elif normal:
+            lg._items = normal
+            lg._raw = None
+            lg._n = len(normal) + extra
+        else:
+            lg._items = None
+            lg._raw = last = last or []
+            lg._n = len(last)
+        return lg
+    return _flat(normal) if extra >= 0 else (normal or last or [])
+
+
+def _gen_tees_ref(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
+    """:func:`_gen_tees` as the third pass wrote it (the reference it is tested against, and
+    the path of ``want_all`` and of an unsorted hand): legal plays for tees (raw), or with
+    ``want_all`` (normal plays, last-resort plays); ``lazy``: a :class:`LegalList` that keeps
+    the Jack trades as factors."""
     cfg = st.cfg
     seat = st.turn
     pegs = st.pegs
@@ -342,24 +521,18 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
             if r == 13:
                 continue
         if r == 11:
-            ring = [m for m in movers if m[0] < HOME0]
+            ring = [(pid, (loc,)) for loc, pid in movers if loc < HOME0]
             if ring:
                 # every other colour's ring peg (x, peg), by hole: off the ring masks
                 om = 0
                 for v in rm:
                     om |= v
                 om &= ~own
-                others = []
-                while om:
-                    lb = om & -om
-                    x = lb.bit_length() - 1
-                    others.append((x, occ[x]))
-                    om ^= lb
-                if others:
+                if om:
                     runs = True
-                    tr = _Trades(ring, others)
-                    extra = tr.n - 1
-                    normal.append(tr)  # type: ignore[arg-type]
+                    n = len(ring) * om.bit_count()
+                    extra = n - 1
+                    normal.append(_new_trades((n, ring, om, occ)))
             continue
         if r == 3:
             for loc, pid in movers:

@@ -234,25 +234,41 @@ def raw_token(raw: Raw) -> str:
     return RANK_CHARS[raw[0]] + ":" + ",".join(map(_part_text, raw[1]))
 
 
-class _Trades:
+class _Trades(tuple):  # type: ignore[type-arg]
     """A run of raw plays kept as its two factors until read: the tees Jack trades (every
-    ring peg of the mover with every other colour's ring peg, mover-major), ``n`` of them."""
+    ring peg of the mover with every other colour's ring peg, mover-major): ``(n, ring, om,
+    occ)``, ``n`` plays, ``ring`` the mover's ring pegs (``(peg, (hole, ...))``),
+    ``om`` the mask of the other pegs' holes and ``occ`` the ring occupancy (a board's, never
+    changed): the other pegs are listed off them only when a trade is read. A tuple made with
+    ``tuple.__new__`` (:data:`_new_trades`), never a raw play (``type(x) is tuple``), as
+    :class:`_Seconds`."""
 
-    __slots__ = ("n", "others", "ring")
+    __slots__ = ()
 
-    def __init__(self, ring: list[Mover], others: list[tuple[int, int]]) -> None:
-        self.ring = ring
-        self.others = others
-        self.n = len(ring) * len(others)
+    @property
+    def n(self) -> int:
+        return cast(int, self[0])
+
+    def others(self) -> list[tuple[int, int]]:
+        """The other colours' ring pegs ``(hole, peg)``, by hole."""
+        _n, _ring, om, occ = self
+        out = []
+        while om:
+            lb = om & -om
+            x = lb.bit_length() - 1
+            out.append((x, occ[x]))
+            om ^= lb
+        return out
 
     def get(self, k: int) -> Raw:
-        loc, pid = self.ring[k // len(self.others)]
-        x, q = self.others[k % len(self.others)]
-        return (11, (("t", pid, loc, x, q),), _NOB)
+        others = self.others()
+        pid, sx = self[1][k // len(others)]
+        x, q = others[k % len(others)]
+        return (11, (("t", pid, sx[0], x, q),), _NOB)
 
     def all(self) -> list[Raw]:
-        return [(11, (("t", pid, loc, x, q),), _NOB)
-                for loc, pid in self.ring for x, q in self.others]
+        others = self.others()
+        return [(11, (("t", pid, sx[0], x, q),), _NOB) for pid, sx in self[1] for x, q in others]
 
 
 class _Seconds(tuple):  # type: ignore[type-arg]
@@ -321,6 +337,7 @@ class _Bumped(tuple):  # type: ignore[type-arg]
         return [(total, (part1, part2), (b1, b2)) for seg in segs for part2, b2 in seg]
 
 
+_new_trades = partial(tuple.__new__, _Trades)
 _new_seconds = partial(tuple.__new__, _Seconds)
 _new_bumped = partial(tuple.__new__, _Bumped)
 
@@ -379,8 +396,8 @@ class LegalList(Sequence[Play]):
                 i -= 1
             else:
                 run = cast("_Trades | _Seconds | _Bumped", it)
-                # the split runs are tuples holding their count first (no property call)
-                k = run.n if type(run) is _Trades else cast(int, run[0])  # type: ignore[index]
+                # the runs are tuples holding their count first (no property call)
+                k = cast(int, run[0])  # type: ignore[index]
                 if i < k:
                     return run.get(i)
                 i -= k
