@@ -32,7 +32,7 @@ Conventions shared by both games
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 Event = dict[str, Any]
 View = dict[str, Any]
@@ -47,7 +47,11 @@ class TokenPlay:
     a play of the other."""
 
     __slots__ = ()
-    token: str
+
+    if TYPE_CHECKING:
+        @property
+        def token(self) -> str:
+            """The play's notation token."""
 
     def __str__(self) -> str:
         return self.token

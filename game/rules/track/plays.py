@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import Any, NamedTuple, Protocol, cast
 
+from game.rules.api import TokenPlay
 from game.rules.track.board import PEGS
 from game.rules.track.config import (
     COLOURS,
@@ -119,7 +120,7 @@ def _part_text(part: Part) -> str:
     return "x"
 
 
-class Play:
+class Play(TokenPlay):
     """One complete play: a card and everything it moves. ``str(play)`` is its token.
 
     ``rank``: the card's rank (0 joker, 1..13). ``parts``: a tuple of one or two :class:`Part`.
@@ -152,20 +153,6 @@ class Play:
             t = self._tok = RANK_CHARS[self.rank] + ":" + ",".join(map(_part_text,
                                                                         _get_parts(self)))
         return t
-
-    def __str__(self) -> str:
-        return self.token
-
-    def __repr__(self) -> str:
-        return f"Play({self.token!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Play):
-            return self.token == other.token
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.token)
 
     @property
     def is_discard(self) -> bool:

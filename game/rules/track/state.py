@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.rules.fields import CACHE, SHARE, UNKEYED, derive, spec
+from game.rules.fields import CACHE, SHARE, UNKEYED, FieldState, derive, spec
 from game.rules.track.board import PEGS
 from game.rules.track.config import (
     HOME0,
@@ -27,12 +27,12 @@ from game.rules.track.plays import (
 
 
 @dataclass(slots=True, kw_only=True, eq=False, repr=False)
-class TrackState:
+class TrackState(FieldState):
     """A full game state. Treat as immutable: the engine builds new states, never edits one.
 
-    The fields below are the one list of what a state holds: ``copy``, ``key`` and pickling
-    derive from it (:mod:`game.rules.fields`); the C core reads and writes the same slots by
-    name."""
+    The fields below are the one list of what a state holds: ``copy``, ``key``, equality and
+    pickling derive from it (:mod:`game.rules.fields`); the C core reads and writes the same
+    slots by name."""
 
     cfg: Cfg = field(metadata=spec(key="*{}.key"))  # the key starts with its config
     seed: int | str = field(metadata=SHARE)
@@ -52,27 +52,6 @@ class TrackState:
     _legal: Sequence[Play] | None = field(default=None, init=False, metadata=CACHE)
     _board: tuple[list[int], list[int], list[int]] | None = field(
         default=None, init=False, metadata=CACHE)
-
-    def copy(self) -> TrackState:
-        """The same state with the caches cleared (the engine then changes the copy)."""
-        return _STATE.copy(self)
-
-    def key(self) -> tuple[Any, ...]:
-        """Everything that defines the state (for equality checks in tests and replays): the
-        config, then every field but ``idle``."""
-        return _STATE.key(self)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TrackState) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
-    def __getstate__(self) -> tuple[Any, ...]:
-        return _STATE.getstate(self)
-
-    def __setstate__(self, values: tuple[Any, ...]) -> None:
-        _STATE.setstate(self, values)
 
     def __repr__(self) -> str:
         from game.rules.track.notation import format_position
