@@ -16,6 +16,7 @@ from game.rules.track.config import (
     TEAM,
     Cfg,
 )
+from game.rules.track.lazy import _joker_run
 from game.rules.track.moves import (
     _land,
     _sevens_one_colour,
@@ -121,7 +122,8 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             prev = r
     comeout = cfg.comeout
     normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
-    jk: list[Raw] = []
+    jk: list[Any] = []  # the joker run (lazy._Jokers), if any
+    jn = 0  # its plays
     app = normal.append
     f10: list[tuple[PartT, tuple[Bumps, ...]]] | None = None
     runs = False
@@ -133,25 +135,16 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         len(minfo) == 1 and not team and cfg.seven and cfg.mode == "teams")
     for r in ranks:
         if r == JOKER:
-            if movers is None:
-                movers = [(m[0], m[1]) for m in minfo]
-            if team and starts:
-                sources = [(START, pid) for pid in starts]
-            elif team:
-                sources = movers
+            # the sources: the pegs in start (first), then the movers; in team games only
+            # the pegs in start while there are any
+            if team:
+                jr = _joker_run(cfg, starts, [], occ, rm) if starts else _joker_run(
+                    cfg, [], minfo, occ, rm)
             else:
-                sources = [(START, pid) for pid in starts] + movers
-            targets = sorted(x for x in pegs if 0 <= x < HOME0)
-            for loc, pid in sources:
-                if loc >= HOME0:
-                    continue
-                c = pid // PEGS
-                for x in targets:
-                    if occ[x] // PEGS == c:
-                        continue
-                    b = _land(cfg, pid, x, occ)
-                    if b is not None:
-                        jk.append((0, (("j", pid, loc, x, 0),), (b,)))
+                jr = _joker_run(cfg, starts, minfo, occ, rm)
+            if jr is not None:
+                jk.append(jr)
+                jn = jr[0]
             continue
         if r == 1 or r >= 11:
             for pid in starts:
@@ -244,10 +237,12 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             extra += e
     if want_all:
         discards = [(r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks]
-        return _plays(_flat(normal)), _plays(jk), _plays(discards)
+        return _plays(_flat(normal)), _plays(_flat(jk)), _plays(discards)
     if normal:
         if jk:
-            normal.extend(jk)
+            normal.extend(jk)  # one joker run
+            runs = True
+            extra += jn - 1
         if lazy:  # LegalList(...), inline (no __init__ call)
             lg = _new_obj(LegalList)
             if runs:
@@ -262,7 +257,9 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             return lg
         return _flat(normal) if runs else normal
     jk.extend((r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks)
-    return LegalList(jk) if lazy else jk
+    if not lazy:
+        return _flat(jk)
+    return LegalList(jk, True, len(jk) + jn - 1) if jn else LegalList(jk)
 
 
 def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
