@@ -13,8 +13,8 @@ from typing import Any, cast
 
 from game.rules.track.board import PEGS
 from game.rules.track.config import HOME0, START, Cfg
-from game.rules.track.moves import _land
-from game.rules.track.plays import Raw
+from game.rules.track.moves import _land, _second_on_board
+from game.rules.track.plays import _B, Mover, Raw
 
 
 def _chain_off(cfg: Cfg, c: int, x: int, occ: list[int]) -> tuple[bool, int]:
@@ -146,3 +146,205 @@ def _joker_run(cfg: Cfg, starts: list[int], minfo: list[Any], occ: list[int],
     if not n:
         return None
     return _new_jokers((n, cfg, occ, srcs, allm))
+
+
+# --------------------------------------------------------------------------------------------
+# Classic 7 splits, counted off the colour's shape
+
+
+def _hfree(hm: int, k: int) -> int:
+    """The free home holes after home hole ``k`` (0: from the first) up to home 5, in a row."""
+    n = 0
+    j = k
+    while j < 5 and not (hm >> j) & 1:
+        n += 1
+        j += 1
+    return n
+
+
+def _ring_cnt(g: int, d: int, hf: int, r: int) -> int:
+    """The forward parts of count ``r`` of a ring peg ``d`` holes before its in-spot whose
+    next peg of its colour is ``g`` holes ahead, ``hf`` free home holes from home 1, when no
+    landing is a partner's (a free or an opponent's landing always takes): on the ring iff
+    ``r < g``, into home iff the in-spot is in the gap and the home holes up to it are free."""
+    return (r < g) + (d < g and d < r <= d + hf)
+
+
+def _seven_shape(key: tuple[Any, ...]) -> tuple[int, tuple[tuple[int, int, bool, int], ...]]:
+    """The 7 splits of one colour of shape ``key`` = ``(ring, hm)``: ``ring`` the ``(gap,
+    dist)`` of each of its ring pegs in ring order (the holes to the next peg of the colour
+    and to its in-spot, both capped at 7: every count compared with them is at most 6),
+    ``hm`` its home mask; its home movers are its home pegs but the one in home 5. Returns
+    the number of plays and per first part with a play ``(mover index, count, into home,
+    plays)`` in the generator's order (movers: the ring pegs, then the home pegs by hole).
+
+    The board after a first part, for the colour's pegs: a ring-to-ring part of count ``a``
+    grows the gap of the peg behind it by ``a`` (it frees its hole, takes one inside its own
+    gap); a ring-to-home part frees its hole (the peg behind's gap takes in the first peg's
+    gap: the whole ring when it is left alone) and takes a home hole; a home part frees its
+    hole and takes one ahead. Every second part is then counted by :func:`_ring_cnt` and,
+    for a home peg, the free holes ahead of it."""
+    ring, hm = key
+    m = len(ring)
+    homes = [k for k in range(1, 5) if (hm >> (k - 1)) & 1]
+    fps: list[tuple[int, int, bool, int]] = []
+    total = 0
+    hf = _hfree(hm, 0)
+
+    def home_sum(h2: int, r: int, skip: int) -> int:
+        return sum(1 for k in range(1, 5) if (h2 >> (k - 1)) & 1 and k != skip
+                   and _hfree(h2, k) >= r)
+
+    for i, (g1, d1) in enumerate(ring):
+        i0 = i - 1 if i > 0 else m - 1
+        for a in range(1, 7):
+            r = 7 - a
+            if a < g1:  # ring to ring
+                n2 = home_sum(hm, r, 0)
+                for j, (g, d) in enumerate(ring):
+                    if j == i:
+                        continue
+                    if j == i0:
+                        g = min(g + a, 7)
+                    n2 += _ring_cnt(g, d, hf, r)
+                if n2:
+                    fps.append((i, a, False, n2))
+                    total += n2
+            if d1 < g1 and d1 < a <= d1 + hf:  # ring to home hole a - d1
+                h2 = hm | (1 << (a - d1 - 1))
+                hf2 = _hfree(h2, 0)
+                n2 = home_sum(h2, r, a - d1)
+                for j, (g, d) in enumerate(ring):
+                    if j == i:
+                        continue
+                    if j == i0:
+                        g = 7 if m == 2 else min(g + g1, 7)
+                    n2 += _ring_cnt(g, d, hf2, r)
+                if n2:
+                    fps.append((i, a, True, n2))
+                    total += n2
+    for ih, k in enumerate(homes):
+        for a in range(1, 7):
+            if a > _hfree(hm, k):
+                break
+            r = 7 - a
+            h2 = (hm & ~(1 << (k - 1))) | (1 << (k + a - 1))
+            hf2 = _hfree(h2, 0)
+            n2 = home_sum(h2, r, k + a)
+            for g, d in ring:
+                n2 += _ring_cnt(g, d, hf2, r)
+            if n2:
+                fps.append((m + ih, a, True, n2))
+                total += n2
+    return total, tuple(fps)
+
+
+_SHAPES: dict[tuple[Any, ...], tuple[int, tuple[tuple[int, int, bool, int], ...]]] = {}
+
+
+class _Sevens(tuple):  # type: ignore[type-arg]
+    """The classic 7 splits of one hand kept as their shape until read: ``(n, ctx, fps)``,
+    ``fps`` the first parts with their play counts (:func:`_seven_shape`), ``ctx`` the
+    position; a first part's plays are made, when read, by the definition
+    (:func:`~.moves._second_on_board` on the board after it). ``n`` plays in all."""
+
+    __slots__ = ()
+
+    @property
+    def n(self) -> int:
+        return cast(int, self[0])
+
+    def _plays_of(self, i: int, a: int, home: bool) -> list[Raw]:
+        cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour = self[1]
+        loc1, pid1 = movers[i]
+        b1: tuple[Any, ...] = ()
+        if loc1 >= HOME0:
+            to1 = loc1 + a
+        elif home:
+            d = cfg.inspot[pid1 // PEGS] - loc1
+            if d < 0:
+                d += cfg.R
+            to1 = HOME0 + a - d
+        else:
+            to1 = loc1 + a
+            if to1 >= cfg.R:
+                to1 -= cfg.R
+            q = occ[to1]
+            if q >= 0:  # an opponent's peg (no partner's is in reach)
+                b1 = (_B((q, to1, START)),)
+        out: list[Raw] = []
+        _second_on_board(cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour, 7, pid1,
+                         ("f", pid1, loc1, to1, a), b1, "f", 7 - a, out)
+        return out
+
+    def get(self, k: int) -> Raw:
+        for i, a, home, n2 in self[2]:
+            if k < n2:
+                return self._plays_of(i, a, home)[k]
+            k -= n2
+        raise IndexError("split index out of range")  # unreachable: k < n
+
+    def all(self) -> list[Raw]:
+        out: list[Raw] = []
+        for i, a, home, _n2 in self[2]:
+            out.extend(self._plays_of(i, a, home))
+        return out
+
+
+_new_sevens = partial(tuple.__new__, _Sevens)
+
+
+def _sevens_run(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
+                hm: list[int], movers: list[Mover], cols1: tuple[int, ...]) -> Any:
+    """The 7 splits of one colour as one :class:`_Sevens` run (None when there is none), or
+    False when its shape does not decide them: a partner's peg within 6 holes ahead of a
+    ring peg of the colour (a bump chain), or seven to partner with 4 pegs home (the colour
+    may come home and hand the rest on); the caller then builds them
+    (:func:`~.moves._sevens_one_colour`). Otherwise the count depends on the shape alone
+    (:func:`_seven_shape`, kept per shape: a few thousand shapes recur)."""
+    c = cols1[0]
+    hmc = hm[c]
+    recolour = cfg.seven and cfg.mode == "teams"
+    if recolour and hmc.bit_count() == 4:
+        return False
+    R = cfg.R
+    ins = cfg.inspot[c]
+    fwdt = cfg.fwd
+    ring: list[tuple[int, int]] = []
+    win = 0
+    first = -1
+    prev = -1
+    pd = 0
+    for loc, _pid in movers:
+        if loc >= HOME0:
+            break
+        win |= fwdt[loc][6]
+        d = ins - loc
+        if d < 0:
+            d += R
+        if prev >= 0:
+            g = loc - prev
+            ring.append((g if g < 7 else 7, pd))
+        else:
+            first = loc
+        prev = loc
+        pd = d if d < 7 else 7
+    if prev >= 0:
+        g = first - prev + R if len(ring) else 7
+        ring.append((g if g < 7 else 7, pd))
+    if win:
+        pm = 0
+        for p in cfg.partners[c]:
+            pm |= rm[p]
+        if win & pm:
+            return False
+    key = (tuple(ring), hmc)
+    sh = _SHAPES.get(key)
+    if sh is None:
+        if len(_SHAPES) > 50000:
+            _SHAPES.clear()
+        sh = _SHAPES[key] = _seven_shape(key)
+    if not sh[0]:
+        return None
+    return _new_sevens((sh[0], (cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour),
+                        sh[1]))

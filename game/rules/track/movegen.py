@@ -16,7 +16,7 @@ from game.rules.track.config import (
     TEAM,
     Cfg,
 )
-from game.rules.track.lazy import _joker_run
+from game.rules.track.lazy import _joker_run, _sevens_run
 from game.rules.track.moves import (
     _land,
     _sevens_one_colour,
@@ -227,7 +227,13 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 runs |= m
                 extra += e
             else:
-                _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
+                sv = _sevens_run(cfg, seat, pegs, occ, rm, hm, movers, cols)
+                if sv is False:  # not decided by the colour's shape: built
+                    _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
+                elif sv is not None:
+                    app(sv)
+                    runs = True
+                    extra += sv[0] - 1
         elif r == 9 and team and split_ok:
             if movers is None:
                 movers = [(m[0], m[1]) for m in minfo]
