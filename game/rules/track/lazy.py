@@ -12,9 +12,9 @@ from functools import partial
 from typing import Any, cast
 
 from game.rules.track.board import PEGS
-from game.rules.track.config import HOME0, START, Cfg
+from game.rules.track.config import _FULL_HOME, HOME0, START, Cfg
 from game.rules.track.moves import _land, _second_on_board
-from game.rules.track.plays import _B, Mover, Raw
+from game.rules.track.plays import Mover, Raw
 
 
 def _chain_off(cfg: Cfg, c: int, x: int, occ: list[int]) -> tuple[bool, int]:
@@ -162,18 +162,21 @@ def _hfree(hm: int, k: int) -> int:
     return n
 
 
-def _ring_cnt(g: int, d: int, hf: int, r: int) -> int:
+def _ring_cnt(g: int, d: int, bm: int, hf: int, r: int) -> int:
     """The forward parts of count ``r`` of a ring peg ``d`` holes before its in-spot whose
-    next peg of its colour is ``g`` holes ahead, ``hf`` free home holes from home 1, when no
-    landing is a partner's (a free or an opponent's landing always takes): on the ring iff
-    ``r < g``, into home iff the in-spot is in the gap and the home holes up to it are free."""
-    return (r < g) + (d < g and d < r <= d + hf)
+    next peg of its colour is ``g`` holes ahead, with ``hf`` free home holes from home 1 and
+    bit ``k`` of ``bm`` set when the hole ``k`` ahead holds a partner's peg whose bump chain
+    is illegal (every other landing takes: free, an opponent's, a partner's with a legal
+    chain): on the ring iff ``r < g`` and the landing takes, into home iff the in-spot is in
+    the gap and the home holes up to the target are free."""
+    return (r < g and not (bm >> r) & 1) + (d < g and d < r <= d + hf)
 
 
 def _seven_shape(key: tuple[Any, ...]) -> tuple[int, tuple[tuple[int, int, bool, int], ...]]:
     """The 7 splits of one colour of shape ``key`` = ``(ring, hm)``: ``ring`` the ``(gap,
-    dist)`` of each of its ring pegs in ring order (the holes to the next peg of the colour
-    and to its in-spot, both capped at 7: every count compared with them is at most 6),
+    dist, bad)`` of each of its ring pegs in ring order (the holes to the next peg of the
+    colour and to its in-spot, both capped at 7: every count compared with them is at most
+    6; the mask of the counts whose landing does not take, see :func:`_ring_cnt`),
     ``hm`` its home mask; its home movers are its home pegs but the one in home 5. Returns
     the number of plays and per first part with a play ``(mover index, count, into home,
     plays)`` in the generator's order (movers: the ring pegs, then the home pegs by hole).
@@ -184,7 +187,7 @@ def _seven_shape(key: tuple[Any, ...]) -> tuple[int, tuple[tuple[int, int, bool,
     gap: the whole ring when it is left alone) and takes a home hole; a home part frees its
     hole and takes one ahead. Every second part is then counted by :func:`_ring_cnt` and,
     for a home peg, the free holes ahead of it."""
-    ring, hm = key
+    ring, hm, recolour = key
     m = len(ring)
     homes = [k for k in range(1, 5) if (hm >> (k - 1)) & 1]
     fps: list[tuple[int, int, bool, int]] = []
@@ -195,31 +198,36 @@ def _seven_shape(key: tuple[Any, ...]) -> tuple[int, tuple[tuple[int, int, bool,
         return sum(1 for k in range(1, 5) if (h2 >> (k - 1)) & 1 and k != skip
                    and _hfree(h2, k) >= r)
 
-    for i, (g1, d1) in enumerate(ring):
+    for i, (g1, d1, bm1) in enumerate(ring):
         i0 = i - 1 if i > 0 else m - 1
         for a in range(1, 7):
             r = 7 - a
-            if a < g1:  # ring to ring
+            if a < g1 and not (bm1 >> a) & 1:  # ring to ring
                 n2 = home_sum(hm, r, 0)
-                for j, (g, d) in enumerate(ring):
+                for j, (g, d, bm) in enumerate(ring):
                     if j == i:
                         continue
                     if j == i0:
                         g = min(g + a, 7)
-                    n2 += _ring_cnt(g, d, hf, r)
+                    n2 += _ring_cnt(g, d, bm, hf, r)
                 if n2:
                     fps.append((i, a, False, n2))
                     total += n2
             if d1 < g1 and d1 < a <= d1 + hf:  # ring to home hole a - d1
                 h2 = hm | (1 << (a - d1 - 1))
+                if recolour and h2 == _FULL_HOME:
+                    # the colour comes home: the rest goes to a partner (counted with the
+                    # position, see _sevens_run)
+                    fps.append((i, a, True, -1))
+                    continue
                 hf2 = _hfree(h2, 0)
                 n2 = home_sum(h2, r, a - d1)
-                for j, (g, d) in enumerate(ring):
+                for j, (g, d, bm) in enumerate(ring):
                     if j == i:
                         continue
                     if j == i0:
                         g = 7 if m == 2 else min(g + g1, 7)
-                    n2 += _ring_cnt(g, d, hf2, r)
+                    n2 += _ring_cnt(g, d, bm, hf2, r)
                 if n2:
                     fps.append((i, a, True, n2))
                     total += n2
@@ -231,12 +239,24 @@ def _seven_shape(key: tuple[Any, ...]) -> tuple[int, tuple[tuple[int, int, bool,
             h2 = (hm & ~(1 << (k - 1))) | (1 << (k + a - 1))
             hf2 = _hfree(h2, 0)
             n2 = home_sum(h2, r, k + a)
-            for g, d in ring:
-                n2 += _ring_cnt(g, d, hf2, r)
+            for g, d, bm in ring:
+                n2 += _ring_cnt(g, d, bm, hf2, r)
             if n2:
                 fps.append((m + ih, a, True, n2))
                 total += n2
     return total, tuple(fps)
+
+
+def _offsets(bad: int, loc: int, fw: tuple[int, ...], R: int) -> int:
+    """The mask of the counts ``k`` (1..6) whose hole ``k`` ahead of ``loc`` is in ``bad``."""
+    m = 0
+    for k in range(1, 7):
+        x = loc + k
+        if x >= R:
+            x -= R
+        if (bad >> x) & 1:
+            m |= 1 << k
+    return m
 
 
 _SHAPES: dict[tuple[Any, ...], tuple[int, tuple[tuple[int, int, bool, int], ...]]] = {}
@@ -254,41 +274,45 @@ class _Sevens(tuple):  # type: ignore[type-arg]
     def n(self) -> int:
         return cast(int, self[0])
 
-    def _plays_of(self, i: int, a: int, home: bool) -> list[Raw]:
-        cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour = self[1]
-        loc1, pid1 = movers[i]
-        b1: tuple[Any, ...] = ()
-        if loc1 >= HOME0:
-            to1 = loc1 + a
-        elif home:
-            d = cfg.inspot[pid1 // PEGS] - loc1
-            if d < 0:
-                d += cfg.R
-            to1 = HOME0 + a - d
-        else:
-            to1 = loc1 + a
-            if to1 >= cfg.R:
-                to1 -= cfg.R
-            q = occ[to1]
-            if q >= 0:  # an opponent's peg (no partner's is in reach)
-                b1 = (_B((q, to1, START)),)
-        out: list[Raw] = []
-        _second_on_board(cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour, 7, pid1,
-                         ("f", pid1, loc1, to1, a), b1, "f", 7 - a, out)
-        return out
-
     def get(self, k: int) -> Raw:
         for i, a, home, n2 in self[2]:
             if k < n2:
-                return self._plays_of(i, a, home)[k]
+                return _split_plays(self[1], i, a, home)[k]
             k -= n2
         raise IndexError("split index out of range")  # unreachable: k < n
 
     def all(self) -> list[Raw]:
         out: list[Raw] = []
+        ctx = self[1]
         for i, a, home, _n2 in self[2]:
-            out.extend(self._plays_of(i, a, home))
+            out.extend(_split_plays(ctx, i, a, home))
         return out
+
+
+def _split_plays(ctx: tuple[Any, ...], i: int, a: int, home: bool) -> list[Raw]:
+    """The 7 splits whose first part moves mover ``i`` forward ``a`` (``home``: into
+    home), on the position ``ctx``, by the definition."""
+    cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour = ctx
+    loc1, pid1 = movers[i]
+    b1: tuple[Any, ...] = ()
+    if loc1 >= HOME0:
+        to1 = loc1 + a
+    elif home:
+        d = cfg.inspot[pid1 // PEGS] - loc1
+        if d < 0:
+            d += cfg.R
+        to1 = HOME0 + a - d
+    else:
+        to1 = loc1 + a
+        if to1 >= cfg.R:
+            to1 -= cfg.R
+        q = occ[to1]
+        if q >= 0:  # an opponent's peg, or a partner's with a legal chain
+            b1 = cast("tuple[Any, ...]", _land(cfg, pid1, to1, occ))
+    out: list[Raw] = []
+    _second_on_board(cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour, 7, pid1,
+                     ("f", pid1, loc1, to1, a), b1, "f", 7 - a, out)
+    return out
 
 
 _new_sevens = partial(tuple.__new__, _Sevens)
@@ -305,12 +329,10 @@ def _sevens_run(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: 
     c = cols1[0]
     hmc = hm[c]
     recolour = cfg.seven and cfg.mode == "teams"
-    if recolour and hmc.bit_count() == 4:
-        return False
     R = cfg.R
     ins = cfg.inspot[c]
     fwdt = cfg.fwd
-    ring: list[tuple[int, int]] = []
+    ring: list[tuple[int, int, int]] = []
     win = 0
     first = -1
     prev = -1
@@ -324,27 +346,61 @@ def _sevens_run(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: 
             d += R
         if prev >= 0:
             g = loc - prev
-            ring.append((g if g < 7 else 7, pd))
+            ring.append((g if g < 7 else 7, pd, 0))
         else:
             first = loc
         prev = loc
         pd = d if d < 7 else 7
     if prev >= 0:
         g = first - prev + R if len(ring) else 7
-        ring.append((g if g < 7 else 7, pd))
+        ring.append((g if g < 7 else 7, pd, 0))
+    bad = 0
     if win:
         pm = 0
         for p in cfg.partners[c]:
             pm |= rm[p]
-        if win & pm:
-            return False
-    key = (tuple(ring), hmc)
+        ph = win & pm
+        if ph:
+            # partners' pegs in reach: each one's bump chain must read no hole a first part
+            # may change (the colour's ring holes, the holes in reach) nor one another
+            # chain reads (a first part that bumps a partner moves pegs on its chain)
+            forbid = rm[c] | win
+            seen = 0
+            while ph:
+                lb = ph & -ph
+                x = lb.bit_length() - 1
+                ph ^= lb
+                ok, mask = _chain_off(cfg, c, x, occ)
+                mask &= ~lb
+                if mask & (forbid | seen):
+                    return False
+                seen |= mask
+                if not ok:
+                    bad |= lb
+    if bad:
+        ring = [(g, d, _offsets(bad, loc, fwdt[loc], R) if bad & fwdt[loc][6] else 0)
+                for (g, d, _b), loc in zip(ring, [m[0] for m in movers], strict=False)]
+    key = (tuple(ring), hmc, recolour)
     sh = _SHAPES.get(key)
     if sh is None:
         if len(_SHAPES) > 50000:
             _SHAPES.clear()
         sh = _SHAPES[key] = _seven_shape(key)
-    if not sh[0]:
+    n, fps = sh
+    ctx = (cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour)
+    if recolour and hmc.bit_count() == 4:
+        # a first part that brings the colour home hands the rest to a partner: its plays
+        # are counted here, built
+        fl = []
+        for e in fps:
+            if e[3] < 0:
+                n2 = len(_split_plays(ctx, e[0], e[1], True))
+                if not n2:
+                    continue
+                n += n2
+                e = (e[0], e[1], True, n2)
+            fl.append(e)
+        fps = tuple(fl)
+    if not n:
         return None
-    return _new_sevens((sh[0], (cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour),
-                        sh[1]))
+    return _new_sevens((n, ctx, fps))
