@@ -108,7 +108,8 @@ def _joker_run(cfg: Cfg, starts: list[int], minfo: list[Any], occ: list[int],
     cinfo: dict[int, tuple[int, list[tuple[int, int, bool]]]] = {}
     srcs: list[tuple[int, int, int]] = []
     n = 0
-    for src in (starts, minfo):
+    both: tuple[list[Any], list[Any]] = (starts, minfo)
+    for src in both:
         for e in src:
             if type(e) is int:
                 pid = e
