@@ -11,7 +11,8 @@ candidate costs; the two split generators are one unit (the same plays in the sa
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 from game.rules.track.board import PEGS
 from game.rules.track.config import (
@@ -366,6 +367,51 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                     r2[c1] ^= T
 
 
+class _SecondsB(tuple):  # type: ignore[type-arg]
+    """A run of team split plays as :class:`~.plays._Seconds` (``(n, total, part1, ents,
+    skip, repl, b1)``) whose first part bumped one opponent's peg to start (``b1``): every
+    play carries that bump with its first part."""
+
+    __slots__ = ()
+
+    @property
+    def n(self) -> int:
+        return cast(int, self[0])
+
+    def _segs(self) -> list[list[Cand]]:
+        ents = self[3]
+        skip = self[4]
+        repl = self[5]
+        out = []
+        for i, e in enumerate(ents):
+            if (skip >> i) & 1:
+                if repl is not None:
+                    seg = repl.get(i)
+                    if seg is not None:
+                        out.append(seg)
+            elif e[5]:
+                out.append(e[5])
+        return out
+
+    def get(self, k: int) -> Raw:
+        for seg in self._segs():
+            if k < len(seg):
+                part2, b2 = seg[k]
+                return (self[1], (self[2], part2), (self[6], b2))
+            k -= len(seg)
+        raise IndexError("split index out of range")  # unreachable: k < n
+
+    def all(self) -> list[Raw]:
+        total = self[1]
+        part1 = self[2]
+        b1 = self[6]
+        return [(total, (part1, part2), (b1, b2)) for seg in self._segs()
+                for part2, b2 in seg]
+
+
+_new_seconds_b = partial(tuple.__new__, _SecondsB)
+
+
 def _chain(cfg: Cfg, pid: int, x: int, occ: list[int]) -> int:
     """The mask of the ring holes whose occupant :func:`_land` reads when peg ``pid`` lands
     on ``x``: its result stays the same while none of them changes."""
@@ -436,6 +482,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     amounts = range(1, total)
     top = total - 1
     inspot = cfg.inspot
+    team_of = cfg.team_of
     made = False
     extra = 0
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
@@ -464,6 +511,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
         pm = fwdt if fw_kind else bwdt
         for i, (loc, pid) in enumerate(movers):
             c = pid // PEGS
+            tc = team_of[c]
             cbit = 1 << (R + c)
             if loc >= HOME0:
                 if not fw_kind:
@@ -510,15 +558,23 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     if ring_ok:
                         cands.append(((kind, pid, loc, x, a), ()))
                 else:
-                    land = _chain(cfg, pid, x, occ)
-                    ch[a].append((i, land))
-                    if ring_ok:
-                        if (own >> x) & 1:
-                            ring_ok = False  # an own peg blocks this count and every longer
-                        else:
-                            b = _land(cfg, pid, x, occ)
-                            if b is not None:
-                                cands.append(((kind, pid, loc, x, a), b))
+                    q = occ[x]
+                    if team_of[q // PEGS] != tc:
+                        # an opponent's peg: bumped to start (_chain and _land, inline)
+                        land = 1 << x
+                        ch[a].append((i, land))
+                        if ring_ok:
+                            cands.append(((kind, pid, loc, x, a), (_B((q, x, START)),)))
+                    else:
+                        land = _chain(cfg, pid, x, occ)
+                        ch[a].append((i, land))
+                        if ring_ok:
+                            if (own >> x) & 1:
+                                ring_ok = False  # an own peg blocks this count and longer
+                            else:
+                                b = _land(cfg, pid, x, occ)
+                                if b is not None:
+                                    cands.append(((kind, pid, loc, x, a), b))
                 if home_ok and a > d:
                     k = a - d
                     if k > 5 or (hmc >> (k - 1)) & 1:
@@ -551,8 +607,11 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                 for part1, b1 in d1:
                     to1 = part1[3]
                     home_c = c1 if (to1 >= HOME0 or loc1 >= HOME0) else -1
-                    if not b1 and not (recolour and to1 >= HOME0):
-                        # the common case: nothing bumped, the same pegs move second
+                    if (not b1 or (len(b1) == 1 and b1[0][2] == START)) and not (
+                            recolour and to1 >= HOME0):
+                        # the common case: nothing bumped, or one opponent's peg (sent to
+                        # start: the team's pegs and the holes they see change as without
+                        # it), the same pegs move second
                         T = 0 if home_c < 0 else 1 << (R + home_c)
                         if 0 <= loc1 < HOME0:
                             T |= 1 << loc1
@@ -600,6 +659,8 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             else:
                                 o2[to1] = pid1
                                 r2[c1] |= 1 << to1
+                                if b1:  # the opponent's peg leaves the ring
+                                    r2[b1[0][0] // PEGS] ^= 1 << to1
                             m = skip
                             while m:
                                 low = m & -m
@@ -619,12 +680,19 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             if loc1 < HOME0:
                                 o2[loc1] = pid1
                             if to1 < HOME0:
-                                o2[to1] = -1
+                                o2[to1] = occ[to1]
+                                if b1:
+                                    r2[b1[0][0] // PEGS] ^= 1 << to1
                             r2[c1] = rm0
                             h2[c1] = hm0
                         n -= len(ents_r[midx[pid1]][5])
                         if n:
-                            app(_new_seconds((n, total, part1, ents_r, skip | bit1, repl)))
+                            if b1:
+                                app(_new_seconds_b((n, total, part1, ents_r, skip | bit1, repl,
+                                                    b1)))
+                            else:
+                                app(_new_seconds((n, total, part1, ents_r, skip | bit1,
+                                                  repl)))
                             made = True
                             extra += n - 1
                         continue
