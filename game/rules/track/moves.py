@@ -499,6 +499,15 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             bycol[c] = [i]
         else:
             lst.append(i)
+    # per mover: the index of the ring peg of its colour ahead of it and of the one behind
+    # it (ring order; -1: none), indexed by whether a second part goes forward
+    nbrs: list[tuple[int, int]] = [(-1, -1)] * len(movers)
+    for lst in bycol.values():
+        rg = [j for j in lst if movers[j][0] < HOME0]
+        nr = len(rg)
+        if nr >= 2:
+            for t, jr in enumerate(rg):
+                nbrs[jr] = (rg[t + 1 - nr], rg[t - 1])
     for kind in {k for pair in kinds for k in pair}:
         tab = rows[kind] = {}
         fl: list[list[Entry]] = [[] for _ in range(total)]
@@ -598,14 +607,92 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             c1 = pid1 // PEGS
             row1 = tab1[pid1]
             same = bycol[c1]
-            bit1 = 1 << midx[pid1]
+            i1 = midx[pid1]
+            bit1 = 1 << i1
+            ring1 = loc1 < HOME0
+            lbit1 = 1 << loc1 if ring1 else 0
+            jn = nbrs[i1][fw2]
             for a in amounts:
                 d1 = row1[a]
                 if not d1:
                     continue
                 rest = total - a
+                ents_r = flat2[rest]
+                ch2 = chained2[rest]
                 for part1, b1 in d1:
                     to1 = part1[3]
+                    if ring1 and to1 < HOME0 and (
+                            not b1 or (len(b1) == 1 and b1[0][2] == START)):
+                        # ring to ring, nothing bumped or one opponent's peg (sent to start:
+                        # the team's pegs and the holes they see change as without it), the
+                        # same pegs move second (the general case below, written for it):
+                        # of the first peg's colour only the ring peg behind it (for a
+                        # forward second part) or ahead of it (backward) may see loc1 or to1
+                        # (every other one's path ends at a peg of the colour first); of the
+                        # other colours the mover whose free landing is to1 and the taken
+                        # landings whose chain reads loc1 or to1
+                        T = lbit1 | (1 << to1)
+                        skip = 0
+                        y = to1 - rest if fw2 else to1 + rest
+                        if y < 0:
+                            y += R
+                        elif y >= R:
+                            y -= R
+                        q = occ[y]
+                        if q >= 0:
+                            j = midx.get(q)
+                            if j is not None:
+                                skip = 1 << j
+                        if jn >= 0 and ents_r[jn][2] & T:
+                            skip |= 1 << jn
+                        for j, m in ch2:
+                            if m & T:
+                                skip |= 1 << j
+                        skip &= ~bit1
+                        n = base2[rest] - len(ents_r[i1][5])
+                        repl: dict[int, list[Cand]] | None = None
+                        if skip:
+                            if o2 is None:
+                                o2 = occ[:]
+                                r2 = rm[:]
+                                h2 = hm[:]
+                            rm0 = r2[c1]
+                            o2[loc1] = -1
+                            o2[to1] = pid1
+                            r2[c1] = rm0 ^ T
+                            if b1:  # the opponent's peg leaves the ring
+                                r2[b1[0][0] // PEGS] ^= 1 << to1
+                            m = skip
+                            while m:
+                                low = m & -m
+                                j = low.bit_length() - 1
+                                m ^= low
+                                pid2, _c2, _dep, _land2, loc2, parts2 = ents_r[j]
+                                n -= len(parts2)
+                                seg = [((k2, pid2, loc2, to2, rest), b2)
+                                       for to2, b2 in _dests(cfg, k2, pid2, loc2, rest,
+                                                             r2, h2, o2)]
+                                if seg:
+                                    if repl is None:
+                                        repl = {j: seg}
+                                    else:
+                                        repl[j] = seg
+                                    n += len(seg)
+                            o2[loc1] = pid1
+                            o2[to1] = occ[to1]
+                            r2[c1] = rm0
+                            if b1:
+                                r2[b1[0][0] // PEGS] ^= 1 << to1
+                        if n:
+                            if b1:
+                                app(_new_seconds_b((n, total, part1, ents_r, skip | bit1, repl,
+                                                    b1)))
+                            else:
+                                app(_new_seconds((n, total, part1, ents_r, skip | bit1,
+                                                  repl)))
+                            made = True
+                            extra += n - 1
+                        continue
                     home_c = c1 if (to1 >= HOME0 or loc1 >= HOME0) else -1
                     if (not b1 or (len(b1) == 1 and b1[0][2] == START)) and not (
                             recolour and to1 >= HOME0):
@@ -638,7 +725,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                                 skip |= 1 << j
                         skip &= ~bit1
                         n = base2[rest]
-                        repl: dict[int, list[Cand]] | None = None
+                        repl = None
                         if skip:
                             # the board after the first part: the private copy, moved
                             # (no bump: the first peg leaves loc1 and lands on to1), and
