@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from game.rules.track.board import PEGS
 from game.rules.track.config import _FULL_HOME, HOME0, START, Cfg
-from game.rules.track.moves import _land, _second_on_board
+from game.rules.track.moves import _land, _second_on_board, _sevens_one_colour
 from game.rules.track.plays import Mover, Raw
 
 
@@ -266,8 +266,9 @@ _SHAPES: dict[tuple[Any, ...], tuple[int, tuple[tuple[int, int, bool, int], ...]
 class _Sevens(tuple):  # type: ignore[type-arg]
     """The classic 7 splits of one hand kept as their shape until read: ``(n, ctx, fps)``,
     ``fps`` the first parts with their play counts (:func:`_seven_shape`), ``ctx`` the
-    position; a first part's plays are made, when read, by the definition
-    (:func:`~.moves._second_on_board` on the board after it). ``n`` plays in all."""
+    position; one play read makes its first part's plays by the definition
+    (:func:`~.moves._second_on_board` on the board after it), every play read (``all``) is
+    :func:`~.moves._sevens_one_colour`'s list. ``n`` plays in all."""
 
     __slots__ = ()
 
@@ -283,10 +284,11 @@ class _Sevens(tuple):  # type: ignore[type-arg]
         raise IndexError("split index out of range")  # unreachable: k < n
 
     def all(self) -> list[Raw]:
+        # every play: the builder's list (the same plays in the same order, built at once:
+        # a reader of the whole list, the rollouts' raw scoring, pays what it paid before)
+        cfg, seat, pegs, occ, rm, hm, movers, cols1, _recolour = self[1]
         out: list[Raw] = []
-        ctx = self[1]
-        for i, a, home, _n2 in self[2]:
-            out.extend(_split_plays(ctx, i, a, home))
+        _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, out, cols1)
         return out
 
 
