@@ -14,7 +14,7 @@ from typing import Any, cast
 from game.rules.track.board import PEGS
 from game.rules.track.config import _FULL_HOME, HOME0, START, Cfg
 from game.rules.track.moves import _land, _second_on_board, _sevens_one_colour
-from game.rules.track.plays import Mover, Raw
+from game.rules.track.plays import _B, Mover, Raw
 
 
 def _chain_off(cfg: Cfg, c: int, x: int, occ: list[int]) -> tuple[bool, int]:
@@ -58,21 +58,28 @@ class _Jokers(tuple):  # type: ignore[type-arg]
     def n(self) -> int:
         return cast(int, self[0])
 
-    def _plays_of(self, pid: int, loc: int) -> list[Raw]:
+    def _plays_of(self, pid: int, loc: int, targets: list[int] | None = None
+                  ) -> list[Raw]:
         cfg = self[1]
         occ = self[2]
+        if targets is None:
+            targets = _holes(self[4])
+        team_of = cfg.team_of
         c = pid // PEGS
+        tc = team_of[c]
         out: list[Raw] = []
-        m = self[4]
-        while m:
-            lb = m & -m
-            x = lb.bit_length() - 1
-            m ^= lb
-            if occ[x] // PEGS == c:
+        app = out.append
+        for x in targets:
+            q = occ[x]
+            cq = q // PEGS
+            if cq == c:
                 continue
-            b = _land(cfg, pid, x, occ)
-            if b is not None:
-                out.append((0, (("j", pid, loc, x, 0),), (b,)))
+            if team_of[cq] != tc:  # an opponent's peg: to start (_land, inline)
+                app((0, (("j", pid, loc, x, 0),), ((_B((q, x, START)),),)))
+            else:
+                b = _land(cfg, pid, x, occ)
+                if b is not None:
+                    app((0, (("j", pid, loc, x, 0),), (b,)))
         return out
 
     def get(self, k: int) -> Raw:
@@ -83,10 +90,44 @@ class _Jokers(tuple):  # type: ignore[type-arg]
         raise IndexError("joker index out of range")  # unreachable: k < n
 
     def all(self) -> list[Raw]:
+        # the targets of each source colour found once: an opponent's peg with its bump
+        # (shared by the plays), a teammate's with its chain per source (_land)
+        cfg = self[1]
+        occ = self[2]
+        team_of = cfg.team_of
+        targets = _holes(self[4])
+        percol: dict[int, list[tuple[int, Any]]] = {}
         out: list[Raw] = []
+        app = out.append
         for _cnt, pid, loc in self[3]:
-            out.extend(self._plays_of(pid, loc))
+            c = pid // PEGS
+            tl = percol.get(c)
+            if tl is None:
+                tl = percol[c] = []
+                tc = team_of[c]
+                for x in targets:
+                    q = occ[x]
+                    cq = q // PEGS
+                    if cq != c:
+                        tl.append((x, ((_B((q, x, START)),),) if team_of[cq] != tc else None))
+            for x, bt in tl:
+                if bt is not None:
+                    app((0, (("j", pid, loc, x, 0),), bt))
+                else:
+                    b = _land(cfg, pid, x, occ)
+                    if b is not None:
+                        app((0, (("j", pid, loc, x, 0),), (b,)))
         return out
+
+
+def _holes(m: int) -> list[int]:
+    """The set bits of ``m``, ascending (the taken ring holes of a mask)."""
+    out = []
+    while m:
+        lb = m & -m
+        out.append(lb.bit_length() - 1)
+        m ^= lb
+    return out
 
 
 _new_jokers = partial(tuple.__new__, _Jokers)

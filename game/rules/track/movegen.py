@@ -24,6 +24,7 @@ from game.rules.track.moves import (
 )
 from game.rules.track.plays import (
     _B,
+    _LOW,
     _NOB,
     Bumps,
     LegalList,
@@ -85,15 +86,9 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 cols = (p,)
                 break
     R = cfg.R
-    # the movers, sorted by (loc, pid): the ring pegs first (minfo: (loc, pid, colour,
-    # forward path masks, own ring mask, holes to the own in-spot, the longest count that
-    # goes home or -1: the in-spot in reach and the free home holes from home 1)), then the
-    # home pegs but those in home 5 (homes: (loc, pid); hinfo: (loc, pid, the free holes
-    # ahead) of those that can move)
-    minfo: list[tuple[int, int, int, tuple[int, ...], int, int, int]] = []
-    homes: list[Mover] = []
-    free: list[Mover] = []
-    hinfo: list[tuple[int, int, int]] = []
+    # minfo (see _minfo, inline): per mover (loc, pid, colour, forward path masks or None in
+    # home, own ring mask, holes to the own in-spot), sorted as the movers (by loc, pid)
+    minfo: list[MInfo] = []
     starts: list[int] = []
     fwdt = cfg.fwd
     inspot = cfg.inspot
@@ -101,8 +96,6 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         first = -1
         own_c = rm[c]
         ins = inspot[c]
-        h = hm[c]
-        hf = (h & -h).bit_length() - 1 if h else 5
         for pid in range(c * PEGS, c * PEGS + PEGS):
             loc = pegs[pid]
             if loc == START:
@@ -110,28 +103,16 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                     first = pid
             elif loc >= HOME0:
                 if loc < HOME0 + 5:
-                    homes.append((loc, pid))
-                    hk = h >> (loc - HOME0)
-                    if hk != _FULL_HOME >> (loc - HOME0):
-                        free.append((loc, pid))  # not snug: it may move, now or later
-                    if not hk & 1:  # the next hole is free
-                        hinfo.append((loc, pid, (hk & -hk).bit_length() - 1 if hk
-                                      else HOME0 + 5 - loc))
+                    minfo.append((loc, pid, c, None, 0, 0))
             else:
                 d = ins - loc
                 if d < 0:
                     d += R
-                f = fwdt[loc]
-                minfo.append((loc, pid, c, f, own_c, d,
-                              -1 if d > 12 or f[d] & own_c else d + hf))
+                minfo.append((loc, pid, c, fwdt[loc], own_c, d))
         if first >= 0:
             starts.append(first)
     minfo.sort()  # (loc, pid) are unique: the rest is never compared
-    if len(homes) > 1:
-        homes.sort()
-        free.sort()
-        hinfo.sort()
-    movers: list[Mover] | None = None  # [(loc, pid)] of minfo then homes, made when needed
+    movers: list[Mover] | None = None  # [(loc, pid)] of minfo, made when needed
     tmovers: list[Mover] | None = None  # the same less the snug home pegs (team splits)
     ranks: list[int] = []
     prev = -1
@@ -148,10 +129,11 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     f10: list[tuple[PartT, tuple[Bumps, ...]]] | None = None
     runs = False
     extra = 0  # the plays in runs less the runs (the list's length is len(normal) + extra)
+    low = _LOW
     # a split needs two pegs that can move, or (classic team games, seven to partner) one that
     # may bring the colour home and hand the rest to a partner
-    nm = len(minfo) + len(homes)
-    split_ok = nm >= 2 or (nm == 1 and not team and cfg.seven and cfg.mode == "teams")
+    split_ok = len(minfo) >= 2 or (
+        len(minfo) == 1 and not team and cfg.seven and cfg.mode == "teams")
     for r in ranks:
         if r == JOKER:
             # the sources: the pegs in start (first), then the movers; in team games only
@@ -181,6 +163,8 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             bwdt = cfg.bwd
             for m8 in minfo:
                 loc = m8[0]
+                if loc >= HOME0:
+                    continue
                 pid = m8[1]
                 if bwdt[loc][8] & rm[pid // PEGS]:
                     continue
@@ -197,7 +181,9 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             if f10 is None:
                 f10 = []
                 f10app = f10.append
-                for loc, pid, _c, f, own, d, hr in minfo:  # (10 never fits in the home)
+                for loc, pid, c, f, own, d in minfo:
+                    if f is None:
+                        continue  # 10 never fits in the home
                     if not f[10] & own:
                         x = loc + 10
                         if x >= R:
@@ -208,13 +194,19 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                             b = _land(cfg, pid, x, occ)
                             if b is not None:
                                 f10app((("f", pid, loc, x, 10), (b,)))
-                    if d < 10 <= hr:
+                    if d < 10 <= d + 5 and not f[d] & own and not hm[c] & low[10 - d]:
                         f10app((("f", pid, loc, HOME0 + 10 - d, 10), _NOB))
             for part, bt in f10:
                 app((r, (part,), bt))
             continue
         n = 1 if r == 1 else r
-        for loc, pid, _c, f, own, d, hr in minfo:
+        lown = low[n]
+        for loc, pid, c, f, own, d in minfo:
+            if f is None:
+                k = loc - HOME0
+                if k + n <= 5 and not (hm[c] >> k) & lown:
+                    app((r, (("f", pid, loc, loc + n, n),), _NOB))
+                continue
             if not f[n] & own:
                 x = loc + n
                 if x >= R:
@@ -225,24 +217,22 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                     b = _land(cfg, pid, x, occ)
                     if b is not None:
                         app((r, (("f", pid, loc, x, n),), (b,)))
-            if d < n <= hr:
+            if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
                 app((r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
-        for loc, pid, run in hinfo:
-            if n <= run:
-                app((r, (("f", pid, loc, loc + n, n),), _NOB))
         if r == 7 and split_ok:
             if team:
                 # the team splits take the movers less the snug home pegs (home k..5 all
                 # taken: no part of theirs exists on any board a first part leaves)
                 if tmovers is None:
-                    tmovers = [(m[0], m[1]) for m in minfo] + free
+                    tmovers = [(m[0], m[1]) for m in minfo if m[3] is not None or (
+                        hm[m[2]] >> (m[0] - HOME0)) != _FULL_HOME >> (m[0] - HOME0)]
                 m, e = _splits(cfg, seat, pegs, occ, rm, hm, tmovers, 7, (("f", "f"),),
                                normal, cols)
                 runs |= m
                 extra += e
             else:
                 if movers is None:
-                    movers = [(m[0], m[1]) for m in minfo] + homes
+                    movers = [(m[0], m[1]) for m in minfo]
                 sv = _sevens_run(cfg, seat, pegs, occ, rm, hm, movers, cols)
                 if sv is False:  # not decided by the colour's shape: built
                     _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
@@ -252,7 +242,8 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                     extra += sv[0] - 1
         elif r == 9 and team and split_ok:
             if tmovers is None:
-                tmovers = [(m[0], m[1]) for m in minfo] + free
+                tmovers = [(m[0], m[1]) for m in minfo if m[3] is not None or (
+                    hm[m[2]] >> (m[0] - HOME0)) != _FULL_HOME >> (m[0] - HOME0)]
             m, e = _splits(cfg, seat, pegs, occ, rm, hm, tmovers, 9, (("f", "b"), ("b", "f")),
                            normal, cols)
             runs |= m
