@@ -29,7 +29,6 @@ from game.rules.track.engine import (
     set_fast,
 )
 from game.rules.track.moves import _land
-from game.rules.track.plays import _flat
 from game.rules.track.state import controlled
 
 
@@ -210,21 +209,25 @@ def test_seven_split_counts_worked_out_by_hand() -> None:
         assert len(sevens(s)) == 28
 
 
-def test_a_count_and_one_play_build_only_that_first_part(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[int] = []
-    real = lazy._split_plays
+def test_a_count_and_one_play_build_no_other_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
 
-    def counting(*a: Any) -> Any:
-        calls.append(1)
-        return real(*a)
+    def spy(name: str, real: Any) -> Any:
+        def f(*a: Any) -> Any:
+            calls.append(name)
+            return real(*a)
+        return f
 
-    monkeypatch.setattr(lazy, "_split_plays", counting)
+    # the builders a run may fall back to: the first part's plays, every play
+    monkeypatch.setattr(lazy, "_split_plays", spy("first part", lazy._split_plays))
+    monkeypatch.setattr(lazy, "_sevens_one_colour", spy("all", lazy._sevens_one_colour))
     with python_engine():
         s = board_with({0: 1, 1: 40}, (7 << 2,))
         lg = movegen._gen_ct(s, lazy=True)
         assert len(lg) == 23
-        assert calls == []  # counted, nothing built
-        p = lg[len(lg) - 1]  # the last split
-        assert len(calls) == 1
-        assert str(p) == raw_token(_flat(lg._items)[-1])
+        last = lg[len(lg) - 1]  # the last split: 40 moves 6, then 1 moves 1
+        first = lg[3]  # the first split, after the three single 7s: 1 -> 2, then 40 + 6
+        assert calls == []  # counted and read without building the others
+        assert (str(first), str(last)) == ("7:a1+1,a40+6", "7:a40+6,a1+1")
+        assert [str(p) for p in lg] == lg.tokens()
+        assert calls == ["all"]  # the whole list: the builder, once

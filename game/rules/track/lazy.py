@@ -58,34 +58,34 @@ class _Jokers(tuple):  # type: ignore[type-arg]
     def n(self) -> int:
         return cast(int, self[0])
 
-    def _plays_of(self, pid: int, loc: int, targets: list[int] | None = None
-                  ) -> list[Raw]:
-        cfg = self[1]
-        occ = self[2]
-        if targets is None:
-            targets = _holes(self[4])
-        team_of = cfg.team_of
-        c = pid // PEGS
-        tc = team_of[c]
-        out: list[Raw] = []
-        app = out.append
-        for x in targets:
-            q = occ[x]
-            cq = q // PEGS
-            if cq == c:
-                continue
-            if team_of[cq] != tc:  # an opponent's peg: to start (_land, inline)
-                app((0, (("j", pid, loc, x, 0),), ((_B((q, x, START)),),)))
-            else:
-                b = _land(cfg, pid, x, occ)
-                if b is not None:
-                    app((0, (("j", pid, loc, x, 0),), (b,)))
-        return out
-
     def get(self, k: int) -> Raw:
         for cnt, pid, loc in self[3]:
             if k < cnt:
-                return self._plays_of(pid, loc)[k]
+                # the source's k-th jump, the ones before it only counted
+                cfg = self[1]
+                occ = self[2]
+                team_of = cfg.team_of
+                c = pid // PEGS
+                tc = team_of[c]
+                m = self[4]
+                while m:
+                    lb = m & -m
+                    x = lb.bit_length() - 1
+                    m ^= lb
+                    q = occ[x]
+                    cq = q // PEGS
+                    if cq == c:
+                        continue
+                    if team_of[cq] != tc:
+                        b: Any = (_B((q, x, START)),)
+                    else:
+                        b = _land(cfg, pid, x, occ)
+                        if b is None:
+                            continue
+                    if not k:
+                        return (0, (("j", pid, loc, x, 0),), (b,))
+                    k -= 1
+                break
             k -= cnt
         raise IndexError("joker index out of range")  # unreachable: k < n
 
@@ -305,11 +305,10 @@ _SHAPES: dict[tuple[Any, ...], tuple[int, tuple[tuple[int, int, bool, int], ...]
 
 
 class _Sevens(tuple):  # type: ignore[type-arg]
-    """The classic 7 splits of one hand kept as their shape until read: ``(n, ctx, fps)``,
-    ``fps`` the first parts with their play counts (:func:`_seven_shape`), ``ctx`` the
-    position; one play read makes its first part's plays by the definition
-    (:func:`~.moves._second_on_board` on the board after it), every play read (``all``) is
-    :func:`~.moves._sevens_one_colour`'s list. ``n`` plays in all."""
+    """The classic 7 splits of one hand kept as their shape until read: ``(n, ctx, fps,
+    key)``, ``fps`` the first parts with their play counts (:func:`_seven_shape` of the shape
+    ``key``), ``ctx`` the position; one play read is made alone (:func:`_split_play`), every
+    play read (``all``) is :func:`~.moves._sevens_one_colour`'s list. ``n`` plays in all."""
 
     __slots__ = ()
 
@@ -320,7 +319,7 @@ class _Sevens(tuple):  # type: ignore[type-arg]
     def get(self, k: int) -> Raw:
         for i, a, home, n2 in self[2]:
             if k < n2:
-                return _split_plays(self[1], i, a, home)[k]
+                return _split_play(self[1], self[3], i, a, home, k)
             k -= n2
         raise IndexError("split index out of range")  # unreachable: k < n
 
@@ -357,6 +356,79 @@ def _split_plays(ctx: tuple[Any, ...], i: int, a: int, home: bool) -> list[Raw]:
     _second_on_board(cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour, 7, pid1,
                      ("f", pid1, loc1, to1, a), b1, "f", 7 - a, out)
     return out
+
+
+def _split_play(ctx: tuple[Any, ...], key: tuple[Any, ...], i: int, a: int, home: bool,
+                k: int) -> Raw:
+    """Play ``k`` of the 7 splits whose first part moves mover ``i`` forward ``a`` (``home``:
+    into home), made alone off the shape ``key`` (the second movers' counts as
+    :func:`_seven_shape` finds them, then the one part; a landing's bump read off the board,
+    which the first part changed only at its two holes); a first part that brings the
+    colour home is made by the definition (:func:`_split_plays`)."""
+    cfg, _seat, _pegs, occ, _rm, _hm, movers, _cols1, recolour = ctx
+    ring, hmc, _rc = key
+    m = len(ring)
+    loc1, pid1 = movers[i]
+    rest = 7 - a
+    R = cfg.R
+    i0 = -1
+    g0n = 0
+    b1: Any = ()
+    if loc1 >= HOME0:  # in home
+        to1 = loc1 + a
+        k1 = loc1 - HOME0
+        h2 = (hmc & ~(1 << (k1 - 1))) | (1 << (k1 + a - 1))
+    elif home:
+        g1, d1, _bm1 = ring[i]
+        to1 = HOME0 + a - d1
+        h2 = hmc | (1 << (a - d1 - 1))
+        if recolour and h2 == _FULL_HOME:
+            return _split_plays(ctx, i, a, True)[k]
+        if m >= 2:
+            i0 = i - 1 if i > 0 else m - 1
+            g0n = 7 if m == 2 else min(ring[i0][0] + g1, 7)
+    else:
+        to1 = loc1 + a
+        if to1 >= R:
+            to1 -= R
+        if occ[to1] >= 0:
+            b1 = _land(cfg, pid1, to1, occ)
+        h2 = hmc
+        if m >= 2:
+            i0 = i - 1 if i > 0 else m - 1
+            g0n = min(ring[i0][0] + a, 7)
+    hf2 = _hfree(h2, 0)
+    part1 = ("f", pid1, loc1, to1, a)
+    team_of = cfg.team_of
+    for j, (loc2, pid2) in enumerate(movers):
+        if j == i:
+            continue
+        if j < m:
+            g, d, bm = ring[j]
+            if j == i0:
+                g = g0n
+            rok = rest < g and not (bm >> rest) & 1
+            c2 = rok + (d < g and d < rest <= d + hf2)
+            if k < c2:
+                if rok and k == 0:
+                    x = loc2 + rest
+                    if x >= R:
+                        x -= R
+                    q = occ[x]
+                    if x == loc1 or q < 0:
+                        b2: Any = ()
+                    elif team_of[q // PEGS] != team_of[pid2 // PEGS]:
+                        b2 = (_B((q, x, START)),)
+                    else:
+                        b2 = _land(cfg, pid2, x, occ)
+                    return (7, (part1, ("f", pid2, loc2, x, rest)), (b1, b2))
+                return (7, (part1, ("f", pid2, loc2, HOME0 + rest - d, rest)), (b1, ()))
+            k -= c2
+        elif _hfree(h2, loc2 - HOME0) >= rest:
+            if not k:
+                return (7, (part1, ("f", pid2, loc2, loc2 + rest, rest)), (b1, ()))
+            k -= 1
+    raise IndexError("split index out of range")  # unreachable: the shape counted them
 
 
 _new_sevens = partial(tuple.__new__, _Sevens)
@@ -447,4 +519,4 @@ def _sevens_run(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: 
         fps = tuple(fl)
     if not n:
         return None
-    return _new_sevens((n, ctx, fps))
+    return _new_sevens((n, ctx, fps, key))
