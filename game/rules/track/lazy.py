@@ -1,7 +1,9 @@
 """Runs of classic/team plays counted without being built (the Python generator's lazy
-parts): the joker jumps (:class:`_Jokers`, :func:`_joker_run`). A caller that wants a count
-and one play (the random driver, ``nth_legal``) pays for the count and that one play; the
-list's ``raw`` expands the run (once) into the plays in the generator's order.
+parts): the joker jumps (:class:`_Jokers`, :func:`_joker_run`) and the classic 7 splits
+(:class:`_Sevens`, :func:`_sevens_run`, counted off the colour's shape, :func:`_seven_shape`).
+A caller that wants a count and one play (the random driver, ``nth_legal``) pays for the
+count and that one play; the list's ``raw`` expands a run (once) into the plays in the
+generator's order, built at once as before the runs (the rollouts' raw scoring).
 
 A run is a tuple subclass holding its count first (what :class:`~.plays.LegalList` reads off
 it) with ``get(k)`` and ``all()``, as the split runs of :mod:`~.plays`."""

@@ -2,7 +2,10 @@
 chain (:func:`_land`, :func:`_chain`), forward and backward parts for one count or every count,
 and the 7 and 9 splits (:func:`_sevens_one_colour`, :func:`_splits`: every single part
 computed on the original board once, each first part's changed second parts found through
-dependence masks and recomputed on a private copy of the board moved in place).
+dependence masks and recomputed on a private copy of the board moved in place; the team
+split run of a first part that bumped one opponent's peg, :class:`_SecondsB`). The classic 7
+splits are usually counted off the colour's shape instead (:mod:`~.lazy`), which falls back
+to :func:`_sevens_one_colour` and makes its plays with :func:`_second_on_board`.
 
 Over 600 lines on purpose: the splits and the part helpers they inline share the board
 encoding and the entry layout, and they sit on the hot path where a call across modules per
