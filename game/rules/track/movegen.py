@@ -16,6 +16,7 @@ from game.rules.track.config import (
     TEAM,
     Cfg,
 )
+from game.rules.track.lazy import _joker_run, _sevens_run
 from game.rules.track.moves import (
     _land,
     _sevens_one_colour,
@@ -112,6 +113,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             starts.append(first)
     minfo.sort()  # (loc, pid) are unique: the rest is never compared
     movers: list[Mover] | None = None  # [(loc, pid)] of minfo, made when needed
+    tmovers: list[Mover] | None = None  # the same less the snug home pegs (team splits)
     ranks: list[int] = []
     prev = -1
     for card in st.hands[seat]:
@@ -121,7 +123,8 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             prev = r
     comeout = cfg.comeout
     normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
-    jk: list[Raw] = []
+    jk: list[Any] = []  # the joker run (lazy._Jokers), if any
+    jn = 0  # its plays
     app = normal.append
     f10: list[tuple[PartT, tuple[Bumps, ...]]] | None = None
     runs = False
@@ -133,25 +136,16 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         len(minfo) == 1 and not team and cfg.seven and cfg.mode == "teams")
     for r in ranks:
         if r == JOKER:
-            if movers is None:
-                movers = [(m[0], m[1]) for m in minfo]
-            if team and starts:
-                sources = [(START, pid) for pid in starts]
-            elif team:
-                sources = movers
+            # the sources: the pegs in start (first), then the movers; in team games only
+            # the pegs in start while there are any
+            if team:
+                jr = _joker_run(cfg, starts, [], occ, rm) if starts else _joker_run(
+                    cfg, [], minfo, occ, rm)
             else:
-                sources = [(START, pid) for pid in starts] + movers
-            targets = sorted(x for x in pegs if 0 <= x < HOME0)
-            for loc, pid in sources:
-                if loc >= HOME0:
-                    continue
-                c = pid // PEGS
-                for x in targets:
-                    if occ[x] // PEGS == c:
-                        continue
-                    b = _land(cfg, pid, x, occ)
-                    if b is not None:
-                        jk.append((0, (("j", pid, loc, x, 0),), (b,)))
+                jr = _joker_run(cfg, starts, minfo, occ, rm)
+            if jr is not None:
+                jk.append(jr)
+                jn = jr[0]
             continue
         if r == 1 or r >= 11:
             for pid in starts:
@@ -226,28 +220,42 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
                 app((r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
         if r == 7 and split_ok:
-            if movers is None:
-                movers = [(m[0], m[1]) for m in minfo]
             if team:
-                m, e = _splits(cfg, seat, pegs, occ, rm, hm, movers, 7, (("f", "f"),), normal,
-                               cols)
+                # the team splits take the movers less the snug home pegs (home k..5 all
+                # taken: no part of theirs exists on any board a first part leaves)
+                if tmovers is None:
+                    tmovers = [(m[0], m[1]) for m in minfo if m[3] is not None or (
+                        hm[m[2]] >> (m[0] - HOME0)) != _FULL_HOME >> (m[0] - HOME0)]
+                m, e = _splits(cfg, seat, pegs, occ, rm, hm, tmovers, 7, (("f", "f"),),
+                               normal, cols)
                 runs |= m
                 extra += e
             else:
-                _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
+                if movers is None:
+                    movers = [(m[0], m[1]) for m in minfo]
+                sv = _sevens_run(cfg, seat, pegs, occ, rm, hm, movers, cols)
+                if sv is False:  # not decided by the colour's shape: built
+                    _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
+                elif sv is not None:
+                    app(sv)
+                    runs = True
+                    extra += sv[0] - 1
         elif r == 9 and team and split_ok:
-            if movers is None:
-                movers = [(m[0], m[1]) for m in minfo]
-            m, e = _splits(cfg, seat, pegs, occ, rm, hm, movers, 9, (("f", "b"), ("b", "f")),
+            if tmovers is None:
+                tmovers = [(m[0], m[1]) for m in minfo if m[3] is not None or (
+                    hm[m[2]] >> (m[0] - HOME0)) != _FULL_HOME >> (m[0] - HOME0)]
+            m, e = _splits(cfg, seat, pegs, occ, rm, hm, tmovers, 9, (("f", "b"), ("b", "f")),
                            normal, cols)
             runs |= m
             extra += e
     if want_all:
         discards = [(r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks]
-        return _plays(_flat(normal)), _plays(jk), _plays(discards)
+        return _plays(_flat(normal)), _plays(_flat(jk)), _plays(discards)
     if normal:
         if jk:
-            normal.extend(jk)
+            normal.extend(jk)  # one joker run
+            runs = True
+            extra += jn - 1
         if lazy:  # LegalList(...), inline (no __init__ call)
             lg = _new_obj(LegalList)
             if runs:
@@ -262,7 +270,9 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             return lg
         return _flat(normal) if runs else normal
     jk.extend((r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks)
-    return LegalList(jk) if lazy else jk
+    if not lazy:
+        return _flat(jk)
+    return LegalList(jk, True, len(jk) + jn - 1) if jn else LegalList(jk)
 
 
 def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:

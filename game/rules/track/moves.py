@@ -2,7 +2,10 @@
 chain (:func:`_land`, :func:`_chain`), forward and backward parts for one count or every count,
 and the 7 and 9 splits (:func:`_sevens_one_colour`, :func:`_splits`: every single part
 computed on the original board once, each first part's changed second parts found through
-dependence masks and recomputed on a private copy of the board moved in place).
+dependence masks and recomputed on a private copy of the board moved in place; the team
+split run of a first part that bumped one opponent's peg, :class:`_SecondsB`). The classic 7
+splits are usually counted off the colour's shape instead (:mod:`~.lazy`), which falls back
+to :func:`_sevens_one_colour` and makes its plays with :func:`_second_on_board`.
 
 Over 600 lines on purpose: the splits and the part helpers they inline share the board
 encoding and the entry layout, and they sit on the hot path where a call across modules per
@@ -11,7 +14,8 @@ candidate costs; the two split generators are one unit (the same plays in the sa
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 from game.rules.track.board import PEGS
 from game.rules.track.config import (
@@ -366,6 +370,51 @@ def _sevens_one_colour(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int
                     r2[c1] ^= T
 
 
+class _SecondsB(tuple):  # type: ignore[type-arg]
+    """A run of team split plays as :class:`~.plays._Seconds` (``(n, total, part1, ents,
+    skip, repl, b1)``) whose first part bumped one opponent's peg to start (``b1``): every
+    play carries that bump with its first part."""
+
+    __slots__ = ()
+
+    @property
+    def n(self) -> int:
+        return cast(int, self[0])
+
+    def _segs(self) -> list[list[Cand]]:
+        ents = self[3]
+        skip = self[4]
+        repl = self[5]
+        out = []
+        for i, e in enumerate(ents):
+            if (skip >> i) & 1:
+                if repl is not None:
+                    seg = repl.get(i)
+                    if seg is not None:
+                        out.append(seg)
+            elif e[5]:
+                out.append(e[5])
+        return out
+
+    def get(self, k: int) -> Raw:
+        for seg in self._segs():
+            if k < len(seg):
+                part2, b2 = seg[k]
+                return (self[1], (self[2], part2), (self[6], b2))
+            k -= len(seg)
+        raise IndexError("split index out of range")  # unreachable: k < n
+
+    def all(self) -> list[Raw]:
+        total = self[1]
+        part1 = self[2]
+        b1 = self[6]
+        return [(total, (part1, part2), (b1, b2)) for seg in self._segs()
+                for part2, b2 in seg]
+
+
+_new_seconds_b = partial(tuple.__new__, _SecondsB)
+
+
 def _chain(cfg: Cfg, pid: int, x: int, occ: list[int]) -> int:
     """The mask of the ring holes whose occupant :func:`_land` reads when peg ``pid`` lands
     on ``x``: its result stays the same while none of them changes."""
@@ -436,6 +485,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     amounts = range(1, total)
     top = total - 1
     inspot = cfg.inspot
+    team_of = cfg.team_of
     made = False
     extra = 0
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
@@ -452,6 +502,15 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             bycol[c] = [i]
         else:
             lst.append(i)
+    # per mover: the index of the ring peg of its colour ahead of it and of the one behind
+    # it (ring order; -1: none), indexed by whether a second part goes forward
+    nbrs: list[tuple[int, int]] = [(-1, -1)] * len(movers)
+    for lst in bycol.values():
+        rg = [j for j in lst if movers[j][0] < HOME0]
+        nr = len(rg)
+        if nr >= 2:
+            for t, jr in enumerate(rg):
+                nbrs[jr] = (rg[t + 1 - nr], rg[t - 1])
     for kind in {k for pair in kinds for k in pair}:
         tab = rows[kind] = {}
         fl: list[list[Entry]] = [[] for _ in range(total)]
@@ -464,6 +523,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
         pm = fwdt if fw_kind else bwdt
         for i, (loc, pid) in enumerate(movers):
             c = pid // PEGS
+            tc = team_of[c]
             cbit = 1 << (R + c)
             if loc >= HOME0:
                 if not fw_kind:
@@ -510,15 +570,23 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     if ring_ok:
                         cands.append(((kind, pid, loc, x, a), ()))
                 else:
-                    land = _chain(cfg, pid, x, occ)
-                    ch[a].append((i, land))
-                    if ring_ok:
-                        if (own >> x) & 1:
-                            ring_ok = False  # an own peg blocks this count and every longer
-                        else:
-                            b = _land(cfg, pid, x, occ)
-                            if b is not None:
-                                cands.append(((kind, pid, loc, x, a), b))
+                    q = occ[x]
+                    if team_of[q // PEGS] != tc:
+                        # an opponent's peg: bumped to start (_chain and _land, inline)
+                        land = 1 << x
+                        ch[a].append((i, land))
+                        if ring_ok:
+                            cands.append(((kind, pid, loc, x, a), (_B((q, x, START)),)))
+                    else:
+                        land = _chain(cfg, pid, x, occ)
+                        ch[a].append((i, land))
+                        if ring_ok:
+                            if (own >> x) & 1:
+                                ring_ok = False  # an own peg blocks this count and longer
+                            else:
+                                b = _land(cfg, pid, x, occ)
+                                if b is not None:
+                                    cands.append(((kind, pid, loc, x, a), b))
                 if home_ok and a > d:
                     k = a - d
                     if k > 5 or (hmc >> (k - 1)) & 1:
@@ -542,17 +610,98 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             c1 = pid1 // PEGS
             row1 = tab1[pid1]
             same = bycol[c1]
-            bit1 = 1 << midx[pid1]
+            i1 = midx[pid1]
+            bit1 = 1 << i1
+            ring1 = loc1 < HOME0
+            lbit1 = 1 << loc1 if ring1 else 0
+            jn = nbrs[i1][fw2]
             for a in amounts:
                 d1 = row1[a]
                 if not d1:
                     continue
                 rest = total - a
+                ents_r = flat2[rest]
+                ch2 = chained2[rest]
                 for part1, b1 in d1:
                     to1 = part1[3]
+                    if ring1 and to1 < HOME0 and (
+                            not b1 or (len(b1) == 1 and b1[0][2] == START)):
+                        # ring to ring, nothing bumped or one opponent's peg (sent to start:
+                        # the team's pegs and the holes they see change as without it), the
+                        # same pegs move second (the general case below, written for it):
+                        # of the first peg's colour only the ring peg behind it (for a
+                        # forward second part) or ahead of it (backward) may see loc1 or to1
+                        # (every other one's path ends at a peg of the colour first); of the
+                        # other colours the mover whose free landing is to1 and the taken
+                        # landings whose chain reads loc1 or to1
+                        T = lbit1 | (1 << to1)
+                        skip = 0
+                        y = to1 - rest if fw2 else to1 + rest
+                        if y < 0:
+                            y += R
+                        elif y >= R:
+                            y -= R
+                        q = occ[y]
+                        if q >= 0:
+                            j = midx.get(q)
+                            if j is not None:
+                                skip = 1 << j
+                        if jn >= 0 and ents_r[jn][2] & T:
+                            skip |= 1 << jn
+                        for j, m in ch2:
+                            if m & T:
+                                skip |= 1 << j
+                        skip &= ~bit1
+                        n = base2[rest] - len(ents_r[i1][5])
+                        repl: dict[int, list[Cand]] | None = None
+                        if skip:
+                            if o2 is None:
+                                o2 = occ[:]
+                                r2 = rm[:]
+                                h2 = hm[:]
+                            rm0 = r2[c1]
+                            o2[loc1] = -1
+                            o2[to1] = pid1
+                            r2[c1] = rm0 ^ T
+                            if b1:  # the opponent's peg leaves the ring
+                                r2[b1[0][0] // PEGS] ^= 1 << to1
+                            m = skip
+                            while m:
+                                low = m & -m
+                                j = low.bit_length() - 1
+                                m ^= low
+                                pid2, _c2, _dep, _land2, loc2, parts2 = ents_r[j]
+                                n -= len(parts2)
+                                seg = [((k2, pid2, loc2, to2, rest), b2)
+                                       for to2, b2 in _dests(cfg, k2, pid2, loc2, rest,
+                                                             r2, h2, o2)]
+                                if seg:
+                                    if repl is None:
+                                        repl = {j: seg}
+                                    else:
+                                        repl[j] = seg
+                                    n += len(seg)
+                            o2[loc1] = pid1
+                            o2[to1] = occ[to1]
+                            r2[c1] = rm0
+                            if b1:
+                                r2[b1[0][0] // PEGS] ^= 1 << to1
+                        if n:
+                            if b1:
+                                app(_new_seconds_b((n, total, part1, ents_r, skip | bit1, repl,
+                                                    b1)))
+                            else:
+                                app(_new_seconds((n, total, part1, ents_r, skip | bit1,
+                                                  repl)))
+                            made = True
+                            extra += n - 1
+                        continue
                     home_c = c1 if (to1 >= HOME0 or loc1 >= HOME0) else -1
-                    if not b1 and not (recolour and to1 >= HOME0):
-                        # the common case: nothing bumped, the same pegs move second
+                    if (not b1 or (len(b1) == 1 and b1[0][2] == START)) and not (
+                            recolour and to1 >= HOME0):
+                        # the common case: nothing bumped, or one opponent's peg (sent to
+                        # start: the team's pegs and the holes they see change as without
+                        # it), the same pegs move second
                         T = 0 if home_c < 0 else 1 << (R + home_c)
                         if 0 <= loc1 < HOME0:
                             T |= 1 << loc1
@@ -579,7 +728,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                                 skip |= 1 << j
                         skip &= ~bit1
                         n = base2[rest]
-                        repl: dict[int, list[Cand]] | None = None
+                        repl = None
                         if skip:
                             # the board after the first part: the private copy, moved
                             # (no bump: the first peg leaves loc1 and lands on to1), and
@@ -600,6 +749,8 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             else:
                                 o2[to1] = pid1
                                 r2[c1] |= 1 << to1
+                                if b1:  # the opponent's peg leaves the ring
+                                    r2[b1[0][0] // PEGS] ^= 1 << to1
                             m = skip
                             while m:
                                 low = m & -m
@@ -619,12 +770,19 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             if loc1 < HOME0:
                                 o2[loc1] = pid1
                             if to1 < HOME0:
-                                o2[to1] = -1
+                                o2[to1] = occ[to1]
+                                if b1:
+                                    r2[b1[0][0] // PEGS] ^= 1 << to1
                             r2[c1] = rm0
                             h2[c1] = hm0
                         n -= len(ents_r[midx[pid1]][5])
                         if n:
-                            app(_new_seconds((n, total, part1, ents_r, skip | bit1, repl)))
+                            if b1:
+                                app(_new_seconds_b((n, total, part1, ents_r, skip | bit1, repl,
+                                                    b1)))
+                            else:
+                                app(_new_seconds((n, total, part1, ents_r, skip | bit1,
+                                                  repl)))
                             made = True
                             extra += n - 1
                         continue
