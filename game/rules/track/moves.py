@@ -444,6 +444,31 @@ def _chain(cfg: Cfg, pid: int, x: int, occ: list[int]) -> int:
     return m
 
 
+def _recomputed(cfg: Cfg, skip: int, ents: list[Any], k2: str, rest: int, o2: list[int],
+                r2: list[int], h2: list[int]) -> tuple[int, dict[int, list[Cand]] | None]:
+    """The second parts of the entries in ``skip`` (a mask of indexes into ``ents``) found
+    again on the board a first part left (``o2``, ``r2``, ``h2``): the change in the count of
+    plays and the replacements by entry index (None when every one is left without a part)."""
+    repl: dict[int, list[Cand]] | None = None
+    dn = 0
+    m = skip
+    while m:
+        low = m & -m
+        j = low.bit_length() - 1
+        m ^= low
+        pid2, _c2, _dep, _land2, loc2, parts2 = ents[j]
+        dn -= len(parts2)
+        seg = [((k2, pid2, loc2, to2, rest), b2)
+               for to2, b2 in _dests(cfg, k2, pid2, loc2, rest, r2, h2, o2)]
+        if seg:
+            if repl is None:
+                repl = {j: seg}
+            else:
+                repl[j] = seg
+            dn += len(seg)
+    return dn, repl
+
+
 def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
             hm: list[int], movers: list[Mover], total: int, kinds: tuple[tuple[str, str], ...],
             out: list[Any], cols1: tuple[int, ...]) -> tuple[bool, int]:
@@ -665,22 +690,8 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             r2[c1] = rm0 ^ T
                             if b1:  # the opponent's peg leaves the ring
                                 r2[b1[0][0] // PEGS] ^= 1 << to1
-                            m = skip
-                            while m:
-                                low = m & -m
-                                j = low.bit_length() - 1
-                                m ^= low
-                                pid2, _c2, _dep, _land2, loc2, parts2 = ents_r[j]
-                                n -= len(parts2)
-                                seg = [((k2, pid2, loc2, to2, rest), b2)
-                                       for to2, b2 in _dests(cfg, k2, pid2, loc2, rest,
-                                                             r2, h2, o2)]
-                                if seg:
-                                    if repl is None:
-                                        repl = {j: seg}
-                                    else:
-                                        repl[j] = seg
-                                    n += len(seg)
+                            dn, repl = _recomputed(cfg, skip, ents_r, k2, rest, o2, r2, h2)
+                            n += dn
                             o2[loc1] = pid1
                             o2[to1] = occ[to1]
                             r2[c1] = rm0
@@ -751,22 +762,8 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                                 r2[c1] |= 1 << to1
                                 if b1:  # the opponent's peg leaves the ring
                                     r2[b1[0][0] // PEGS] ^= 1 << to1
-                            m = skip
-                            while m:
-                                low = m & -m
-                                j = low.bit_length() - 1
-                                m ^= low
-                                pid2, _c2, _dep, _land2, loc2, parts2 = ents_r[j]
-                                n -= len(parts2)
-                                seg = [((k2, pid2, loc2, to2, rest), b2)
-                                       for to2, b2 in _dests(cfg, k2, pid2, loc2, rest,
-                                                             r2, h2, o2)]
-                                if seg:
-                                    if repl is None:
-                                        repl = {j: seg}
-                                    else:
-                                        repl[j] = seg
-                                    n += len(seg)
+                            dn, repl = _recomputed(cfg, skip, ents_r, k2, rest, o2, r2, h2)
+                            n += dn
                             if loc1 < HOME0:
                                 o2[loc1] = pid1
                             if to1 < HOME0:
