@@ -1,10 +1,15 @@
 """The Python legal-play generators: classic/team (:func:`_gen_ct`) and tees
 (:func:`_gen_tees`). They build raw plays (the arguments of ``Play``, plain 5-tuple parts)
 and runs kept as factors, and return a :class:`LegalList` (``lazy``), the flat raw list, or
-with ``want_all`` the plays by group; each is written inline (no helper call per candidate)."""
+with ``want_all`` the plays by group; each is written inline (no helper call per candidate,
+but for a tees backward 3, :func:`_back3`). Over 600 lines: the two generators, the tees one
+kept also in its third-pass form (:func:`_gen_tees_ref`, the reference its tests and
+``want_all`` use), are each one long function on purpose (measured: a call per candidate
+costs a Python turn 5-10%)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from game.rules.cards import JOKER
@@ -293,6 +298,26 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     return _gen_tees_at(st, st.cfg, st.turn, b[0], b[1], b[2], lazy)
 
 
+def _back3(cfg: Cfg, c: int, pid: int, loc: int, x: int, occ: list[int],
+           app: Callable[[Any], None], last: list[Any] | None) -> list[Any] | None:
+    """A tees backward 3 of peg ``pid`` (colour ``c``) from ``loc`` to the ring hole ``x``:
+    onto a free hole or an opponent's peg (bumped to start) it is played (``app``); onto a
+    partner's peg it is a last resort (added to ``last``, made when needed, and returned);
+    onto one's own peg it is no play."""
+    q = occ[x]
+    if q < 0:
+        app((3, (("b", pid, loc, x, 3),), _NOB))
+    elif q // PEGS != c:
+        part = ("b", pid, loc, x, 3)
+        if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+            if last is None:
+                last = []
+            last.append((3, (part,), ((_B((q, x, START)),),), True))
+        else:
+            app((3, (part,), ((_B((q, x, START)),),)))
+    return last
+
+
 def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[int],
                  hm: list[int], lazy: bool) -> Any:
     """:func:`_gen_tees` of ``st`` whose config, seat to move and board lists are given (the
@@ -358,18 +383,7 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                     e = b3[loc]
                     if e is None or e[0] & blk:
                         continue
-                    x = e[1]
-                    q = occ[x]
-                    if q < 0:
-                        app((3, (("b", pid, loc, x, 3),), nob))
-                    elif q // PEGS != c:
-                        part = ("b", pid, loc, x, 3)
-                        if cfg.team_of[q // PEGS] == cfg.team_of[c]:
-                            if last is None:
-                                last = []
-                            last.append((3, (part,), ((_B((q, x, START)),),), True))
-                        else:
-                            app((3, (part,), ((_B((q, x, START)),),)))
+                    last = _back3(cfg, c, pid, loc, e[1], occ, app, last)
                 for loc, mask, x in cfg.th3[c][hmc]:
                     if mask & blk:
                         continue
@@ -378,17 +392,7 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                     if x < 0:
                         app((3, (("b", pid, loc, loc - 3, 3),), nob))
                         continue
-                    q = occ[x]
-                    if q < 0:
-                        app((3, (("b", pid, loc, x, 3),), nob))
-                    elif q // PEGS != c:
-                        part = ("b", pid, loc, x, 3)
-                        if cfg.team_of[q // PEGS] == cfg.team_of[c]:
-                            if last is None:
-                                last = []
-                            last.append((3, (part,), ((_B((q, x, START)),),), True))
-                        else:
-                            app((3, (part,), ((_B((q, x, START)),),)))
+                    last = _back3(cfg, c, pid, loc, x, occ, app, last)
                 continue
             # an Ace or a King: come out
             cout = cfg.comeout[c]
