@@ -61,13 +61,19 @@ def app(tmp_path: Path) -> Iterator[App]:
     close_app(a)
 
 
-def test_the_table_says_why_a_picked_card_cannot_move(app: App) -> None:
+def tees_table(app: App) -> TrackTableScene:
+    """The table in the TEES position, Ada (Red) to play."""
     s = LocalSession("track", {"rules": "tees", "seats": 4}, speed="blitz", cpu=SyncCpu(),
                      clock=app.table_clock, rules=FixedStart(TRACK, TEES))
     assert s.sit(0, "Ada").ok and s.start().ok
     table = app.open_table(s)
     assert isinstance(table, TrackTableScene)
     frames(app, 2)
+    return table
+
+
+def test_the_table_says_why_a_picked_card_cannot_move(app: App) -> None:
+    table = tees_table(app)
     assert table.my_turn()
     hand = table.view()["hand"]
     i = next(k for k, c in enumerate(hand) if c >> 2 == 4)
@@ -101,12 +107,7 @@ def test_a_refusal_is_readable_at_any_window(app: App, size: tuple[int, int]) ->
     wraps now, onto a second line the panel keeps room for, at 13 pixels or more, above the
     seat plates."""
     resize(app, *size)
-    s = LocalSession("track", {"rules": "tees", "seats": 4}, speed="blitz", cpu=SyncCpu(),
-                     clock=app.table_clock, rules=FixedStart(TRACK, TEES))
-    assert s.sit(0, "Ada").ok and s.start().ok
-    table = app.open_table(s)
-    assert isinstance(table, TrackTableScene)
-    frames(app, 2)
+    table = tees_table(app)
     four = next(k for k, c in enumerate(table.view()["hand"]) if c >> 2 == 4)
     key(app, pygame.K_1 + four)
     words = table.message

@@ -10,9 +10,6 @@ plays equal the scores of the plays, and ``engine_kind``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
 
 from game.ai import track as ai
@@ -34,15 +31,7 @@ from game.rules.track.engine import (
     raw_token,
     set_fast,
 )
-
-
-@contextmanager
-def python_engine() -> Iterator[None]:
-    prev = set_fast(False)
-    try:
-        yield
-    finally:
-        set_fast(prev)
+from tests.track_testing import python_engine
 
 
 def positions(rules: str, seats: int, games: int, every: int) -> list[TrackState]:

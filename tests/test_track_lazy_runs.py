@@ -10,8 +10,6 @@ a count and one play read do not build the other first parts' plays.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -26,19 +24,10 @@ from game.rules.track.engine import (
     gen_legal,
     new_game,
     raw_token,
-    set_fast,
 )
 from game.rules.track.moves import _land
 from game.rules.track.state import controlled
-
-
-@contextmanager
-def python_engine() -> Iterator[None]:
-    prev = set_fast(False)
-    try:
-        yield
-    finally:
-        set_fast(prev)
+from tests.track_testing import python_engine
 
 
 def positions(conf: dict[str, Any], games: int) -> list[TrackState]:
