@@ -608,20 +608,8 @@ def _gen_tees_ref(st: TrackState, want_all: bool = False, lazy: bool = False) ->
                     app((r, (part,), ((_B((q, x, START)),),)))
     if want_all:
         return _plays(_flat(normal)), _plays(last)
-    if lazy:  # LegalList(...), inline (no __init__ call)
-        lg = _new_obj(LegalList)
+    if lazy:  # (the reference: the plain constructor; _gen_tees_at makes it inline)
         if not normal:
-            lg._items = None
-            lg._raw = last
-            lg._n = len(last)
-        elif runs:
-            lg._items = normal
-            lg._raw = None
-            lg._n = len(normal) + extra
-        else:
-            lg._items = None
-            lg._raw = normal
-            lg._n = len(normal)
-        lg._made = None
-        return lg
+            return LegalList(last)
+        return LegalList(normal, True, len(normal) + extra) if runs else LegalList(normal)
     return _flat(normal) if runs else (normal if normal else last)
