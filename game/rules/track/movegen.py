@@ -2,10 +2,10 @@
 (:func:`_gen_tees`). They build raw plays (the arguments of ``Play``, plain 5-tuple parts)
 and runs kept as factors, and return a :class:`LegalList` (``lazy``), the flat raw list, or
 with ``want_all`` the plays by group; each is written inline (no helper call per candidate,
-but for a tees backward 3, :func:`_back3`). Over 600 lines: the two generators, the tees one
-kept also in its third-pass form (:func:`_gen_tees_ref`, the reference its tests and
-``want_all`` use), are each one long function on purpose (measured: a call per candidate
-costs a Python turn 5-10%)."""
+but for a tees play onto another colour's peg, :func:`_onto`). Over 600 lines: the two
+generators, the tees one kept also in its third-pass form (:func:`_gen_tees_ref`, the
+reference its tests and ``want_all`` use), are each one long function on purpose (measured:
+a call per candidate costs a Python turn 5-10%)."""
 
 from __future__ import annotations
 
@@ -298,23 +298,18 @@ def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any
     return _gen_tees_at(st, st.cfg, st.turn, b[0], b[1], b[2], lazy)
 
 
-def _back3(cfg: Cfg, c: int, pid: int, loc: int, x: int, occ: list[int],
-           app: Callable[[Any], None], last: list[Any] | None) -> list[Any] | None:
-    """A tees backward 3 of peg ``pid`` (colour ``c``) from ``loc`` to the ring hole ``x``:
-    onto a free hole or an opponent's peg (bumped to start) it is played (``app``); onto a
-    partner's peg it is a last resort (added to ``last``, made when needed, and returned);
-    onto one's own peg it is no play."""
-    q = occ[x]
-    if q < 0:
-        app((3, (("b", pid, loc, x, 3),), _NOB))
-    elif q // PEGS != c:
-        part = ("b", pid, loc, x, 3)
-        if cfg.team_of[q // PEGS] == cfg.team_of[c]:
-            if last is None:
-                last = []
-            last.append((3, (part,), ((_B((q, x, START)),),), True))
-        else:
-            app((3, (part,), ((_B((q, x, START)),),)))
+def _onto(cfg: Cfg, c: int, q: int, r: int, part: PartT, x: int, app: Callable[[Any], None],
+          last: list[Any] | None) -> list[Any] | None:
+    """A tees play of rank ``r`` whose one ``part`` (colour ``c``) lands on hole ``x``, taken
+    by peg ``q`` of another colour: an opponent's peg is bumped to start (played, ``app``); a
+    partner's makes the play a last resort (added to ``last``, made when needed, returned)."""
+    bumps = ((_B((q, x, START)),),)
+    if cfg.team_of[q // PEGS] == cfg.team_of[c]:
+        if last is None:
+            last = []
+        last.append((r, (part,), bumps, True))
+    else:
+        app((r, (part,), bumps))
     return last
 
 
@@ -383,7 +378,12 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                     e = b3[loc]
                     if e is None or e[0] & blk:
                         continue
-                    last = _back3(cfg, c, pid, loc, e[1], occ, app, last)
+                    x = e[1]
+                    q = occ[x]
+                    if q < 0:
+                        app((3, (("b", pid, loc, x, 3),), nob))
+                    elif q // PEGS != c:
+                        last = _onto(cfg, c, q, 3, ("b", pid, loc, x, 3), x, app, last)
                 for loc, mask, x in cfg.th3[c][hmc]:
                     if mask & blk:
                         continue
@@ -392,7 +392,11 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                     if x < 0:
                         app((3, (("b", pid, loc, loc - 3, 3),), nob))
                         continue
-                    last = _back3(cfg, c, pid, loc, x, occ, app, last)
+                    q = occ[x]
+                    if q < 0:
+                        app((3, (("b", pid, loc, x, 3),), nob))
+                    elif q // PEGS != c:
+                        last = _onto(cfg, c, q, 3, ("b", pid, loc, x, 3), x, app, last)
                 continue
             # an Ace or a King: come out
             cout = cfg.comeout[c]
@@ -402,14 +406,8 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
                 q = occ[cout]
                 if q < 0:
                     app((r, (("o", start, START, cout, 0),), nob))
-                else:
-                    part = ("o", start, START, cout, 0)
-                    if cfg.team_of[q // PEGS] == cfg.team_of[c]:
-                        if last is None:
-                            last = []
-                        last.append((r, (part,), ((_B((q, cout, START)),),), True))
-                    else:
-                        app((r, (part,), ((_B((q, cout, START)),),)))
+                else:  # (the come-out hole holds no peg of the colour: own was checked)
+                    last = _onto(cfg, c, q, r, ("o", start, START, cout, 0), cout, app, last)
             if r == 13:
                 continue
         # a forward count (1 is one forward, every other rank its own count)
@@ -426,13 +424,7 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
             if q < 0:
                 app((r, (("f", pid, loc, x, r),), nob))
             elif q // PEGS != c:
-                part = ("f", pid, loc, x, r)
-                if cfg.team_of[q // PEGS] == cfg.team_of[c]:
-                    if last is None:
-                        last = []
-                    last.append((r, (part,), ((_B((q, x, START)),),), True))
-                else:
-                    app((r, (part,), ((_B((q, x, START)),),)))
+                last = _onto(cfg, c, q, r, ("f", pid, loc, x, r), x, app, last)
         for loc, k in hmv:
             if r <= k:
                 base = c * PEGS
