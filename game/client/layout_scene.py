@@ -62,7 +62,7 @@ class LayoutTableScene(TableScene):
         self.piles_beside = False
         self.pile_pos: tuple[float, float] = (0.0, 0.0)
         self.log_rect = pygame.Rect(0, 0, 0, 0)
-        self.reason_rect: pygame.Rect | None = None  # where a hint's "Why" goes (None: the top)
+        self.reason_rect = pygame.Rect(0, 0, 0, 0)  # where a hint's "Why" goes (see layout)
         self.mouse_at: tuple[int, int] = (-1, -1)  # the pointer, for the wheel over the log
         self.laid_for: int | None = None  # the seat the layout was made for (see update)
         super().__init__(stage, session)
@@ -198,11 +198,14 @@ class LayoutTableScene(TableScene):
                 self.reason_rect = pygame.Rect(m, band.y, max(40, x0 - m - self.px(14)),
                                                band.h)
         else:
-            self.reason_rect = None
             band_y = y0 - band_h + self.px(6)
             # down to the top of my name plate (its text and highlight: about 1.3 text sizes)
             self.log_rect = pygame.Rect(m, band_y, max(60, self.stock_rect.x - self.px(24) - m),
                                         max(40, y0 - band_y - plate_gap))
+            # a hint's "Why": under the status line, left of the piles
+            sr = self.stock_rect
+            self.reason_rect = pygame.Rect(self.px(10), self.px(60), max(40, sr.x - self.px(30)),
+                                           sr.bottom - self.px(60))
         bw = self.px(260)
         cx2, cy2 = w // 2, h // 2
         self.ready_button.rect = pygame.Rect(cx2 - bw // 2, cy2 + self.px(20), bw, self.px(58))
@@ -628,12 +631,7 @@ class LayoutTableScene(TableScene):
             pr = self.pause_button.rect
             self.place_ask_button(surf, pygame.Rect(pr.right - self.px(250), pr.y,
                                                     self.px(250), pr.h))
-        if self.reason_rect is not None:
-            self.draw_hint_reason(surf, self.reason_rect)
-        else:
-            self.draw_hint_reason(surf, pygame.Rect(self.px(10), self.px(60),
-                                                    max(40, sr.x - self.px(30)),
-                                                    sr.bottom - self.px(60)))
+        self.draw_hint_reason(surf, self.reason_rect)
         if self.banner:
             box, lines, size = self.banner_layout(w, h)
             surf.blit(a.nine_slice("panel", box.size, 14), box)
