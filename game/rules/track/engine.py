@@ -131,6 +131,7 @@ from game.rules.track.plays import (
 )
 from game.rules.track.state import (
     _STATE,
+    EMPTY,
     TrackState,
     _board_after,
     _boards,
@@ -145,7 +146,7 @@ from game.rules.track.state import (
 
 #: Every name of the engine's modules, re-exported here (the import path other code uses).
 __all__ = [
-    "CLASSIC", "COLOURS", "DEAL_CLASSIC", "FAST", "FAST_STALE", "HOME0", "MODES", "RANK_CHARS",
+    "CLASSIC", "COLOURS", "DEAL_CLASSIC", "EMPTY", "FAST", "FAST_STALE", "HOME0", "MODES", "RANK_CHARS",
     "RULE_NAMES", "START", "TEAM", "TEES", "TEES_ROUNDS", "_B", "_CFG_CACHE", "_CONFIG_KEYS",
     "_FAST_API", "_FIELDS_SET", "_FULL_HOME", "_LIMITS", "_LOW", "_M64", "_NOB", "_NOB2", "_P",
     "_PARTS_SLOT", "_STATE", "BoardLists", "Bump", "Bumps", "Cand", "Cfg", "Entry", "Event",
@@ -605,7 +606,7 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
             if frm >= HOME0:
                 hm[c] &= ~(1 << (frm - HOME0 - 1))
             elif frm >= 0:
-                occ[frm] = -1
+                occ[frm] = EMPTY[frm]
                 rm[c] &= ~(1 << frm)
             if to >= HOME0:
                 hm[c] |= 1 << (to - HOME0 - 1)

@@ -80,8 +80,17 @@ def controlled(cfg: Cfg, seat: int, pegs: Sequence[int]) -> tuple[int, ...]:
     return ()
 
 
+#: [hole]: the value of an empty ring hole in an occupancy list, ``-1 - hole`` (negative, as
+#: every reader tests: ``occ[x] < 0``). One distinct int object per hole, made once: a list
+#: holding the same object in most of its slots copies at a fraction of the speed (each copy
+#: counts a reference on that one object, one after the other), and the quiet apply copies
+#: the occupancy on every play. A board is equal to :func:`_boards` of its pegs only when
+#: every emptied hole gets its own value back (``occ[x] = EMPTY[x]``), as the applies do.
+EMPTY: tuple[int, ...] = tuple(-1 - x for x in range(18 * 8))  # the ring of 8 seats, the largest
+
+
 def _boards(cfg: Cfg, pegs: Sequence[int]) -> BoardLists:
-    occ = [-1] * cfg.R
+    occ = list(EMPTY[:cfg.R])
     rm = [0] * cfg.n
     hm = [0] * cfg.n
     for pid, loc in enumerate(pegs):
@@ -113,7 +122,7 @@ def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int,
             hm[c] &= ~(1 << (qf - HOME0 - 1))
         elif qf >= 0:
             if occ[qf] == q:
-                occ[qf] = -1
+                occ[qf] = EMPTY[qf]
             rm[c] &= ~(1 << qf)
     for q, _, qt in moved:
         c = q // PEGS
@@ -161,7 +170,7 @@ def _move_parts(parts: Sequence[Any], bumps_of: Sequence[Bumps], pegs: list[int]
             if frm >= HOME0:
                 hm[c] &= ~(1 << (frm - HOME0 - 1))
             elif frm >= 0:
-                occ[frm] = -1
+                occ[frm] = EMPTY[frm]
                 rm[c] &= ~(1 << frm)
             if to >= HOME0:
                 hm[c] |= 1 << (to - HOME0 - 1)
