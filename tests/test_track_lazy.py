@@ -90,6 +90,33 @@ def test_every_read_gives_the_flat_list(rules: str, seats: int) -> None:
         assert runs > 0  # the factored runs were exercised
 
 
+def test_a_play_is_made_once_whatever_the_order_of_reads() -> None:
+    """The list keeps the first play read on its own (no list of the others) and moves it
+    into the list by index at the second: every read of an index gives that one object, by a
+    negative index too, through iteration and after, and an index out of range raises at
+    every stage."""
+    with python_engine():
+        s = next(st for st in positions("classic", 4, 1, 40) if count_legal(st) >= 3)
+        n = count_legal(s)
+        lg = fresh(s)
+        with pytest.raises(IndexError):
+            lg[-n - 1]  # the read is the test
+        first = lg[1]
+        assert lg[1 - n] is first and lg[1] is first
+        with pytest.raises(IndexError):
+            lg[n]
+        other = lg[-1]  # the second index read: the list by index starts here
+        assert lg[1] is first and lg[n - 1] is other
+        with pytest.raises(IndexError):
+            lg[-n - 1]
+        every = list(lg)
+        assert every[1] is first and every[-1] is other and lg[0] is every[0]
+        lg2 = fresh(s)
+        one = lg2[2]
+        assert list(lg2)[2] is one  # iteration after one read keeps that play
+        assert [p.token for p in lg2] == [p.token for p in every]
+
+
 def test_out_of_range_and_game_over() -> None:
     with python_engine():
         s = new_game({"rules": "classic", "seats": 2}, 3)

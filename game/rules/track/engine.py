@@ -146,8 +146,9 @@ from game.rules.track.state import (
 
 #: Every name of the engine's modules, re-exported here (the import path other code uses).
 __all__ = [
-    "CLASSIC", "COLOURS", "DEAL_CLASSIC", "EMPTY", "FAST", "FAST_STALE", "HOME0", "MODES", "RANK_CHARS",
-    "RULE_NAMES", "START", "TEAM", "TEES", "TEES_ROUNDS", "_B", "_CFG_CACHE", "_CONFIG_KEYS",
+    "CLASSIC", "COLOURS", "DEAL_CLASSIC", "EMPTY", "FAST", "FAST_STALE", "HOME0", "MODES",
+    "RANK_CHARS", "RULE_NAMES", "START", "TEAM", "TEES", "TEES_ROUNDS", "_B", "_CFG_CACHE",
+    "_CONFIG_KEYS",
     "_FAST_API", "_FIELDS_SET", "_FULL_HOME", "_LIMITS", "_LOW", "_M64", "_NOB", "_NOB2", "_P",
     "_PARTS_SLOT", "_STATE", "BoardLists", "Bump", "Bumps", "Cand", "Cfg", "Entry", "Event",
     "LegalList", "MInfo", "Mover", "Part", "PartT", "Play", "Raw", "TrackState", "_Bumped",
@@ -596,8 +597,9 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
         rm = ob[1][:]
         hm = ob[2][:]
         bumps = play.bumps
-        if kind != "t" and not bumps[0] and len(parts) == 1:
-            # one part, no bump (most plays): _move_parts, inline
+        if (bumps is _NOB and kind != "t") or (kind != "t" and not bumps[0] and len(parts) == 1):
+            # one part, no bump (most plays: the generators give them the one _NOB): _move_parts,
+            # inline
             pid = part[1]
             frm = part[2]
             to = part[3]

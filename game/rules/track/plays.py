@@ -360,7 +360,8 @@ class LegalList(Sequence[Play]):
             self._items = None
             self._raw = items
             self._n = len(items)
-        self._made: list[Play | None] | None = None
+        # the plays made so far: None, one (index, play), or a list by index
+        self._made: list[Play | None] | tuple[int, Play] | None = None
 
     @property
     def raw(self) -> list[Raw]:
@@ -396,27 +397,48 @@ class LegalList(Sequence[Play]):
                 return [self[j] for j in range(*i.indices(self._n))]
             i = operator.index(i)
         made = self._made
-        if made is None:
-            made = self._made = [None] * self._n
+        if type(made) is not list:
+            # nothing made yet (None), or one play, (index, play): a reader that takes one
+            # play (a random pick, a rollout's) makes no list for the others
+            n = self._n
+            if i < 0:
+                i += n
+            if not 0 <= i < n:
+                raise IndexError("legal play index out of range")
+            if made is not None:
+                if made[0] == i:
+                    return made[1]
+                one = made
+                made = self._made = [None] * n
+                made[one[0]] = one[1]
+            else:
+                raw = self._raw
+                r = raw[i] if raw is not None else self._get_raw(i)
+                # _pick, inline: a _RawPlay, its parts left raw
+                p = _new_obj(_RawPlay)
+                p.rank = r[0]
+                _set_parts(p, r[1])
+                p.bumps = r[2]
+                p.last = len(r) == 4
+                p._tok = None
+                self._made = (i, p)
+                return p
         p = made[i]  # raises IndexError out of range, and takes negative indices
         if p is None:
             if i < 0:
                 i += self._n
             raw = self._raw
             r = raw[i] if raw is not None else self._get_raw(i)
-            # _pick, inline: a _RawPlay, its parts left raw
-            p = made[i] = _new_obj(_RawPlay)
-            p.rank = r[0]
-            _set_parts(p, r[1])
-            p.bumps = r[2]
-            p.last = len(r) == 4
-            p._tok = None
+            p = made[i] = _pick(r)
         return p
 
     def __iter__(self) -> Iterator[Play]:
         made = self._made
-        if made is None:
+        if type(made) is not list:
+            one = made
             made = self._made = [None] * self._n
+            if one is not None:
+                made[one[0]] = one[1]
         raw = self.raw
         for i, p in enumerate(made):
             if p is None:
