@@ -406,23 +406,23 @@ class LegalList(Sequence[Play]):
             if not 0 <= i < n:
                 raise IndexError("legal play index out of range")
             if made is not None:
-                if made[0] == i:
-                    return made[1]
-                one = made
+                one = cast("tuple[int, Play]", made)
+                if one[0] == i:
+                    return one[1]
                 made = self._made = [None] * n
                 made[one[0]] = one[1]
             else:
                 raw = self._raw
                 r = raw[i] if raw is not None else self._get_raw(i)
                 # _pick, inline: a _RawPlay, its parts left raw
-                p = _new_obj(_RawPlay)
-                p.rank = r[0]
-                _set_parts(p, r[1])
-                p.bumps = r[2]
-                p.last = len(r) == 4
-                p._tok = None
-                self._made = (i, p)
-                return p
+                q = _new_obj(_RawPlay)
+                q.rank = r[0]
+                _set_parts(q, r[1])
+                q.bumps = r[2]
+                q.last = len(r) == 4
+                q._tok = None
+                self._made = (i, q)
+                return q
         p = made[i]  # raises IndexError out of range, and takes negative indices
         if p is None:
             if i < 0:
@@ -435,7 +435,7 @@ class LegalList(Sequence[Play]):
     def __iter__(self) -> Iterator[Play]:
         made = self._made
         if type(made) is not list:
-            one = made
+            one = cast("tuple[int, Play] | None", made)
             made = self._made = [None] * self._n
             if one is not None:
                 made[one[0]] = one[1]
