@@ -114,8 +114,7 @@ def board(st: TrackState) -> tuple[list[int], list[int], list[int]]:
 def _do(pegs: list[int], occ: list[int], rm: list[int], hm: list[int], pid: int, to: int,
         bumps: Bumps) -> None:
     """Move ``pid`` to ``to`` and apply its bumps, updating every board list in place."""
-    moved = [(q, qf, qt) for q, qf, qt in bumps]
-    moved.append((pid, pegs[pid], to))
+    moved = (*bumps, (pid, pegs[pid], to))  # the bumped pegs, then the mover
     for q, qf, _ in moved:
         c = q // PEGS
         if qf >= HOME0:
