@@ -630,27 +630,29 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
                 s._legal = None
                 return s, []
     rules = cfg.rules
-    nxt = seat + 1
-    if nxt == cfg.n:
-        nxt = 0
     if rules == TEES:
-        # _tees_continue's common case, inline: the next seat holds cards; it plays, or
-        # folds and the search goes on from it
-        cards = hl[nxt]
-        if cards:
-            s.hands = tuple(hl)
-            s.turn = nxt
-            lg = s._legal = _gen_tees_at(s, cfg, nxt, occ, rm, hm, True)
-            if lg._n:
-                return s, []
-            hl[nxt] = ()
-            s.discards = s.discards + cards
-            seat = nxt  # it folds: the search goes on from it
+        # _tees_continue, inline for one round of the table: the seats after this one in
+        # turn, each with cards plays or folds (a fold empties its hand, so a round with no
+        # play leaves every hand empty); then the search, which deals
+        for nxt in cfg.tafter[seat]:
+            cards = hl[nxt]
+            if cards:
+                s.hands = tuple(hl)
+                s.turn = nxt
+                lg = s._legal = _gen_tees_at(s, cfg, nxt, occ, rm, hm, True)
+                if lg._n:
+                    return s, []
+                hl[nxt] = ()
+                s.discards = s.discards + cards
+                seat = nxt  # it folds: the search goes on from it
         s.hands = tuple(hl)
         s._legal = None
         s.turn = -1  # (the search sets it)
         _tees_continue(s, seat, None)
         return s, []
+    nxt = seat + 1
+    if nxt == cfg.n:
+        nxt = 0
     s._legal = None
     drawer = nxt if rules == CLASSIC else seat
     pile = st.pile
