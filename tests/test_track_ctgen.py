@@ -13,7 +13,7 @@ import pytest
 
 from game.rules.cards import JOKER, Rng
 from game.rules.track.board import PEGS
-from game.rules.track.config import _FULL_HOME, HOME0, START, TEAM
+from game.rules.track.config import _FULL_HOME, HOME0, START, TEAM, Cfg
 from game.rules.track.engine import (
     LegalList,
     TrackState,
@@ -22,7 +22,16 @@ from game.rules.track.engine import (
     new_game,
     raw_token,
 )
-from game.rules.track.lazy import _joker_run, _sevens_run
+from game.rules.track.lazy import (
+    _chain_off,
+    _hfree,
+    _joker_run,
+    _new_sevens,
+    _offsets,
+    _ring_cnt,
+    _seven_shape,
+    _split_plays,
+)
 from game.rules.track.movegen import _gen_ct
 from game.rules.track.moves import _land, _sevens_one_colour, _splits
 from game.rules.track.plays import (
@@ -211,7 +220,7 @@ def _gen_ct_ref(st: TrackState, want_all: bool = False, lazy: bool = False) -> A
             else:
                 if movers is None:
                     movers = [(m[0], m[1]) for m in minfo]
-                sv = _sevens_run(cfg, seat, pegs, occ, rm, hm, movers, cols)
+                sv = _sevens_run_ref(cfg, seat, pegs, occ, rm, hm, movers, cols)
                 if sv is False:  # not decided by the colour's shape: built
                     _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
                 elif sv is not None:
@@ -251,6 +260,155 @@ def _gen_ct_ref(st: TrackState, want_all: bool = False, lazy: bool = False) -> A
     if not lazy:
         return _flat(jk)
     return LegalList(jk, True, len(jk) + jn - 1) if jn else LegalList(jk)
+
+
+_SHAPES_REF: dict[tuple[Any, ...], tuple[int, tuple[tuple[int, int, bool, int], ...]]] = {}
+
+
+def _sevens_run_ref(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
+                hm: list[int], movers: list[Mover], cols1: tuple[int, ...]) -> Any:
+    """``lazy._sevens_run`` as main had it before the fifth pass (the reference; its shapes
+    by ``_seven_shape_ref``, its own cache)."""
+    c = cols1[0]
+    hmc = hm[c]
+    recolour = cfg.seven and cfg.mode == "teams"
+    R = cfg.R
+    ins = cfg.inspot[c]
+    fwdt = cfg.fwd
+    ring: list[tuple[int, int, int]] = []
+    win = 0
+    first = -1
+    prev = -1
+    pd = 0
+    for loc, _pid in movers:
+        if loc >= HOME0:
+            break
+        win |= fwdt[loc][6]
+        d = ins - loc
+        if d < 0:
+            d += R
+        if prev >= 0:
+            g = loc - prev
+            ring.append((g if g < 7 else 7, pd, 0))
+        else:
+            first = loc
+        prev = loc
+        pd = d if d < 7 else 7
+    if prev >= 0:
+        g = first - prev + R if len(ring) else 7
+        ring.append((g if g < 7 else 7, pd, 0))
+    bad = 0
+    if win:
+        pm = 0
+        for p in cfg.partners[c]:
+            pm |= rm[p]
+        ph = win & pm
+        if ph:
+            # partners' pegs in reach: each one's bump chain must read no hole a first part
+            # may change (the colour's ring holes, the holes in reach) nor one another
+            # chain reads (a first part that bumps a partner moves pegs on its chain)
+            forbid = rm[c] | win
+            seen = 0
+            while ph:
+                lb = ph & -ph
+                x = lb.bit_length() - 1
+                ph ^= lb
+                ok, mask = _chain_off(cfg, c, x, occ)
+                mask &= ~lb
+                if mask & (forbid | seen):
+                    return False
+                seen |= mask
+                if not ok:
+                    bad |= lb
+    if bad:
+        ring = [(g, d, _offsets(bad, loc, fwdt[loc], R) if bad & fwdt[loc][6] else 0)
+                for (g, d, _b), loc in zip(ring, [m[0] for m in movers], strict=False)]
+    key = (tuple(ring), hmc, recolour)
+    sh = _SHAPES_REF.get(key)
+    if sh is None:
+        if len(_SHAPES_REF) > 50000:
+            _SHAPES_REF.clear()
+        sh = _SHAPES_REF[key] = _seven_shape_ref(key)
+    n, fps = sh
+    ctx = (cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour)
+    if recolour and hmc.bit_count() == 4:
+        # a first part that brings the colour home hands the rest to a partner: its plays
+        # are counted here, built
+        fl = []
+        for e in fps:
+            if e[3] < 0:
+                n2 = len(_split_plays(ctx, e[0], e[1], True))
+                if not n2:
+                    continue
+                n += n2
+                e = (e[0], e[1], True, n2)
+            fl.append(e)
+        fps = tuple(fl)
+    if not n:
+        return None
+    return _new_sevens((n, ctx, fps, key))
+
+
+def _seven_shape_ref(key: tuple[Any, ...]) -> tuple[int, tuple[tuple[int, int, bool, int], ...]]:
+    """``lazy._seven_shape`` as main had it before the fifth pass (the reference)."""
+    ring, hm, recolour = key
+    m = len(ring)
+    homes = [k for k in range(1, 5) if (hm >> (k - 1)) & 1]
+    fps: list[tuple[int, int, bool, int]] = []
+    total = 0
+    hf = _hfree(hm, 0)
+
+    def home_sum(h2: int, r: int, skip: int) -> int:
+        return sum(1 for k in range(1, 5) if (h2 >> (k - 1)) & 1 and k != skip
+                   and _hfree(h2, k) >= r)
+
+    for i, (g1, d1, bm1) in enumerate(ring):
+        i0 = i - 1 if i > 0 else m - 1
+        for a in range(1, 7):
+            r = 7 - a
+            if a < g1 and not (bm1 >> a) & 1:  # ring to ring
+                n2 = home_sum(hm, r, 0)
+                for j, (g, d, bm) in enumerate(ring):
+                    if j == i:
+                        continue
+                    if j == i0:
+                        g = min(g + a, 7)
+                    n2 += _ring_cnt(g, d, bm, hf, r)
+                if n2:
+                    fps.append((i, a, False, n2))
+                    total += n2
+            if d1 < g1 and d1 < a <= d1 + hf:  # ring to home hole a - d1
+                h2 = hm | (1 << (a - d1 - 1))
+                if recolour and h2 == _FULL_HOME:
+                    # the colour comes home: the rest goes to a partner (counted with the
+                    # position, see _sevens_run)
+                    fps.append((i, a, True, -1))
+                    continue
+                hf2 = _hfree(h2, 0)
+                n2 = home_sum(h2, r, a - d1)
+                for j, (g, d, bm) in enumerate(ring):
+                    if j == i:
+                        continue
+                    if j == i0:
+                        g = 7 if m == 2 else min(g + g1, 7)
+                    n2 += _ring_cnt(g, d, bm, hf2, r)
+                if n2:
+                    fps.append((i, a, True, n2))
+                    total += n2
+    for ih, k in enumerate(homes):
+        for a in range(1, 7):
+            if a > _hfree(hm, k):
+                break
+            r = 7 - a
+            h2 = (hm & ~(1 << (k - 1))) | (1 << (k + a - 1))
+            hf2 = _hfree(h2, 0)
+            n2 = home_sum(h2, r, k + a)
+            for g, d, bm in ring:
+                n2 += _ring_cnt(g, d, bm, hf2, r)
+            if n2:
+                fps.append((m + ih, a, True, n2))
+                total += n2
+    return total, tuple(fps)
 
 
 CONFIGS: list[dict[str, Any]] = [
@@ -340,3 +498,27 @@ def test_an_unsorted_hand_gives_the_reference_plays() -> None:
             same(u)
             checked += len(h) > 1
     assert checked > 10
+
+
+def test_the_shape_counts_equal_the_reference_on_every_small_shape() -> None:
+    # every shape of up to 3 ring pegs (gaps, distances 0..7, no bad counts or some), every
+    # home mask the pegs leave room for, seven to partner on and off
+    n = 0
+    for m in range(4):
+        for hm in range(32):
+            if m + bin(hm).count("1") > 5:
+                continue
+            for rc in (False, True):
+                for ring in _small_rings(m):
+                    key = (ring, hm, rc)
+                    assert _seven_shape(key) == _seven_shape_ref(key), key
+                    n += 1
+    assert n > 10000
+
+
+def _small_rings(m: int) -> list[tuple[tuple[int, int, int], ...]]:
+    pegs = [(g, d, bm) for g in range(1, 8) for d in (0, 1, 3, 6, 7) for bm in (0, 0b1010100)]
+    out: list[tuple[tuple[int, int, int], ...]] = [()]
+    for _ in range(m):
+        out = [(*r, p) for r in out for p in pegs[:: (1 if m == 1 else 5 if m == 2 else 17)]]
+    return out

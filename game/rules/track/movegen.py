@@ -23,6 +23,7 @@ from game.rules.track.config import (
 )
 from game.rules.track.lazy import _joker_run, _sevens_run
 from game.rules.track.moves import (
+    _ct_movers,
     _land,
     _sevens_one_colour,
     _splits,
@@ -193,7 +194,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         if r == prev:
             continue
         prev = r
-        if r in {JOKER, 1, 8, 11, 12, 13}:
+        if r in {0, 1, 8, 11, 12, 13}:  # (JOKER is 0)
             if r == JOKER:
                 # the sources: the pegs in start (first), then the ring pegs; in team games
                 # only the pegs in start while there are any
@@ -276,10 +277,10 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 runs |= m
                 extra += e
             else:
-                movers = _ct_movers(ring, pegs, hm, cols, False)
-                sv = _sevens_run(cfg, seat, pegs, occ, rm, hm, movers, cols)
+                sv = _sevens_run(cfg, seat, pegs, occ, rm, hm, ring, cols)
                 if sv is False:  # not decided by the colour's shape: built
-                    _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
+                    _sevens_one_colour(cfg, seat, pegs, occ, rm, hm,
+                                       _ct_movers(ring, pegs, hm, cols, False), normal, cols)
                 elif sv is not None:
                     app(sv)
                     runs = True
@@ -326,29 +327,6 @@ def _ranks(hand: tuple[int, ...]) -> list[int]:
             ranks.append(r)
             prev = r
     return ranks
-
-
-def _ct_movers(ring: list[Any], pegs: tuple[int, ...], hm: list[int], cols: tuple[int, ...],
-               unsnug: bool) -> list[Mover]:
-    """The movers (loc, pid) of :func:`_gen_ct`'s colours for the splits: its ring pegs, then
-    the pegs in home 1..4 by (loc, pid); with ``unsnug`` less the snug ones (home k..5 all
-    taken: no part of theirs exists on any board a first part leaves; the team splits)."""
-    out: list[Mover] = [(e[0], e[1]) for e in ring]
-    hl: list[Mover] = []
-    for c in cols:
-        hmc = hm[c] & 15
-        base = c * PEGS
-        k = 0
-        while hmc:
-            if hmc & 1 and not (unsnug and (hm[c] >> (k + 1)) == _FULL_HOME >> (k + 1)):
-                loc = HOME0 + k + 1
-                hl.append((loc, pegs.index(loc, base, base + PEGS)))
-            hmc >>= 1
-            k += 1
-    if len(cols) > 1:
-        hl.sort()
-    out.extend(hl)
-    return out
 
 
 def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:

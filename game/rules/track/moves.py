@@ -117,6 +117,29 @@ def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]
     return movers, starts
 
 
+def _ct_movers(ring: list[Any], pegs: tuple[int, ...], hm: list[int], cols: tuple[int, ...],
+               unsnug: bool) -> list[Mover]:
+    """The movers (loc, pid) of :func:`_gen_ct`'s colours for the splits: its ring pegs, then
+    the pegs in home 1..4 by (loc, pid); with ``unsnug`` less the snug ones (home k..5 all
+    taken: no part of theirs exists on any board a first part leaves; the team splits)."""
+    out: list[Mover] = [(e[0], e[1]) for e in ring]
+    hl: list[Mover] = []
+    for c in cols:
+        hmc = hm[c] & 15
+        base = c * PEGS
+        k = 0
+        while hmc:
+            if hmc & 1 and not (unsnug and (hm[c] >> (k + 1)) == _FULL_HOME >> (k + 1)):
+                loc = HOME0 + k + 1
+                hl.append((loc, pegs.index(loc, base, base + PEGS)))
+            hmc >>= 1
+            k += 1
+    if len(cols) > 1:
+        hl.sort()
+    out.extend(hl)
+    return out
+
+
 def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: list[int],
            occ: list[int]) -> list[tuple[int, Bumps]]:
     """(to, bumps) of one split part (classic/team)."""
