@@ -534,16 +534,20 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     top = total - 1
     inspot = cfg.inspot
     team_of = cfg.team_of
-    made = False
+    len0 = len(out)  # (every item appended is a run)
     extra = 0
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
     flat: dict[str, list[list[Entry]]] = {}
     chained: dict[str, list[list[tuple[int, int]]]] = {}
     basen: dict[str, list[int]] = {}
     midx: dict[int, int] = {}
+    # mpos[pid]: the mover index of peg pid, -1 for a peg that is no mover; its last entry
+    # is -1 too, so an empty hole's occupant (-1) reads as no mover
+    mpos = [-1] * (cfg.n * PEGS + 1)
     bycol: dict[int, list[int]] = {}
     for i, (_loc, pid) in enumerate(movers):
         midx[pid] = i
+        mpos[pid] = i
         c = pid // PEGS
         lst = bycol.get(c)
         if lst is None:
@@ -559,10 +563,13 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
         if nr >= 2:
             for t, jr in enumerate(rg):
                 nbrs[jr] = (rg[t + 1 - nr], rg[t - 1])
-    for kind in {k for pair in kinds for k in pair}:
+    # (a literal list of empty lists is one BUILD_LIST; a comprehension is a call)
+    for kind in ("f",) if total == 7 else ("f", "b"):
         tab = rows[kind] = {}
-        fl: list[list[Entry]] = [[] for _ in range(total)]
-        ch: list[list[tuple[int, int]]] = [[] for _ in range(total)]
+        fl: list[list[Entry]] = ([[], [], [], [], [], [], []] if total == 7 else
+                                 [[], [], [], [], [], [], [], [], []])
+        ch: list[list[tuple[int, int]]] = ([[], [], [], [], [], [], []] if total == 7 else
+                                           [[], [], [], [], [], [], [], [], []])
         base = [0] * total
         flat[kind] = fl
         chained[kind] = ch
@@ -592,7 +599,8 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             # in one walk of its path
             pml = pm[loc]
             own = rm[c]
-            fw: list[list[Cand]] = [[] for _ in range(total)]
+            fw: list[list[Cand]] = ([[], [], [], [], [], [], []] if total == 7 else
+                                    [[], [], [], [], [], [], [], [], []])
             tab[pid] = fw
             ring_ok = True
             if fw_kind:
@@ -670,6 +678,8 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                 rest = total - a
                 ents_r = flat2[rest]
                 ch2 = chained2[rest]
+                n0 = base2[rest] - len(ents_r[i1][5])  # the plays but the first peg's
+                jdep = ents_r[jn][2] if jn >= 0 else 0
                 for part1, b1 in d1:
                     to1 = part1[3]
                     if ring1 and to1 < HOME0 and (
@@ -683,24 +693,17 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                         # other colours the mover whose free landing is to1 and the taken
                         # landings whose chain reads loc1 or to1
                         T = lbit1 | (1 << to1)
-                        skip = 0
-                        y = to1 - rest if fw2 else to1 + rest
-                        if y < 0:
-                            y += R
-                        elif y >= R:
-                            y -= R
-                        q = occ[y]
-                        if q >= 0:
-                            j = midx.get(q)
-                            if j is not None:
-                                skip = 1 << j
-                        if jn >= 0 and ents_r[jn][2] & T:
+                        # (y: the hole rest before or after to1, read with a negative
+                        # index for one past the ring's start)
+                        j = mpos[occ[to1 - rest if fw2 else to1 + rest - R]]
+                        skip = 1 << j if j >= 0 else 0
+                        if jdep & T:
                             skip |= 1 << jn
                         for j, m in ch2:
                             if m & T:
                                 skip |= 1 << j
                         skip &= ~bit1
-                        n = base2[rest] - len(ents_r[i1][5])
+                        n = n0
                         repl: dict[int, list[Cand]] | None = None
                         if skip:
                             if o2 is None:
@@ -727,7 +730,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             else:
                                 app(_new_seconds((n, total, part1, ents_r, skip | bit1,
                                                   repl)))
-                            made = True
                             extra += n - 1
                         continue
                     home_c = c1 if (to1 >= HOME0 or loc1 >= HOME0) else -1
@@ -739,21 +741,13 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                         T = 0 if home_c < 0 else 1 << (R + home_c)
                         if 0 <= loc1 < HOME0:
                             T |= 1 << loc1
-                        ents_r = flat2[rest]
                         skip = 0
                         if to1 < HOME0:
                             T |= 1 << to1
                             # the mover whose landing is to1 (free on the original board)
-                            y = to1 - rest if fw2 else to1 + rest
-                            if y < 0:
-                                y += R
-                            elif y >= R:
-                                y -= R
-                            q = occ[y]
-                            if q >= 0:
-                                j = midx.get(q)
-                                if j is not None:
-                                    skip = 1 << j
+                            j = mpos[occ[to1 - rest if fw2 else to1 + rest - R]]
+                            if j >= 0:
+                                skip = 1 << j
                         for j in same:
                             if ents_r[j][2] & T:
                                 skip |= 1 << j
@@ -761,7 +755,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             if m & T:
                                 skip |= 1 << j
                         skip &= ~bit1
-                        n = base2[rest]
+                        n = n0
                         repl = None
                         if skip:
                             # the board after the first part: the private copy, moved
@@ -795,7 +789,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                                     r2[b1[0][0] // PEGS] ^= 1 << to1
                             r2[c1] = rm0
                             h2[c1] = hm0
-                        n -= len(ents_r[midx[pid1]][5])
                         if n:
                             if b1:
                                 app(_new_seconds_b((n, total, part1, ents_r, skip | bit1, repl,
@@ -803,7 +796,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             else:
                                 app(_new_seconds((n, total, part1, ents_r, skip | bit1,
                                                   repl)))
-                            made = True
                             extra += n - 1
                         continue
                     T = _touched(cfg, loc1, to1, b1)
@@ -815,8 +807,8 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
                             continue
-                        j = midx.get(pid2)
-                        if j is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
+                        j = mpos[pid2]
+                        if j >= 0 and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
                             e2 = flat2[rest][j]
                             if not e2[2] & T:
                                 # untouched path and landing: as on the original board
@@ -834,6 +826,5 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             nb += len(seg)
                     if nb:
                         app(_new_bumped((nb, total, part1, b1, bsegs)))
-                        made = True
                         extra += nb - 1
-    return made, extra
+    return len(out) > len0, extra
