@@ -175,6 +175,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             d = tdist[c][loc]
             ring.append((loc, pid, g, d, d + hf if d < g else 0, tadd[loc]))
         nmov += len(ring)
+    tmovers: list[Mover] | None = None  # the team splits' movers (_ct_movers), made once
     comeout = cfg.comeout
     normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
     jk: list[Any] = []  # the joker run (lazy._Jokers), if any
@@ -272,8 +273,10 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             if not split_ok:
                 continue
             if team:
-                m, e = _splits(cfg, seat, pegs, occ, rm, hm, _ct_movers(ring, pegs, hm, cols,
-                               True), 7, (("f", "f"),), normal, cols)
+                if tmovers is None:
+                    tmovers = _ct_movers(ring, pegs, hm, cols, True)
+                m, e = _splits(cfg, seat, pegs, occ, rm, hm, tmovers, 7, (("f", "f"),), normal,
+                               cols)
                 runs |= m
                 extra += e
             else:
@@ -286,8 +289,10 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                     runs = True
                     extra += sv[0] - 1
         elif r == 9 and team and split_ok:
-            m, e = _splits(cfg, seat, pegs, occ, rm, hm, _ct_movers(ring, pegs, hm, cols, True),
-                           9, (("f", "b"), ("b", "f")), normal, cols)
+            if tmovers is None:
+                tmovers = _ct_movers(ring, pegs, hm, cols, True)
+            m, e = _splits(cfg, seat, pegs, occ, rm, hm, tmovers, 9, (("f", "b"), ("b", "f")),
+                           normal, cols)
             runs |= m
             extra += e
     if want_all:

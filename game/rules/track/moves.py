@@ -117,25 +117,32 @@ def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]
     return movers, starts
 
 
+#: ``_HOME_MOVERS[unsnug][home mask]``: the home holes 1..4 (as locations) that hold a mover
+#: of :func:`_ct_movers`, ascending; with ``unsnug`` less the snug ones (home k..5 all taken).
+_HOME_MOVERS = tuple(tuple(tuple(HOME0 + k for k in range(1, 5) if (h >> (k - 1)) & 1 and not (
+    u and (h >> k) == _FULL_HOME >> k)) for h in range(32)) for u in (False, True))
+
+
 def _ct_movers(ring: list[Any], pegs: tuple[int, ...], hm: list[int], cols: tuple[int, ...],
                unsnug: bool) -> list[Mover]:
-    """The movers (loc, pid) of :func:`_gen_ct`'s colours for the splits: its ring pegs, then
-    the pegs in home 1..4 by (loc, pid); with ``unsnug`` less the snug ones (home k..5 all
-    taken: no part of theirs exists on any board a first part leaves; the team splits)."""
+    """The movers (loc, pid) of :func:`~.movegen._gen_ct`'s colours for the splits: its ring
+    pegs ``ring`` (``(loc, pid, ...)`` by hole), then the pegs in home 1..4 by (loc, pid);
+    with ``unsnug`` less the snug ones (home k..5 all taken: no part of theirs exists on any
+    board a first part leaves; the team splits)."""
     out: list[Mover] = [(e[0], e[1]) for e in ring]
+    hmv = _HOME_MOVERS[unsnug]
+    if len(cols) == 1:
+        c = cols[0]
+        base = c * PEGS
+        for loc in hmv[hm[c]]:
+            out.append((loc, pegs.index(loc, base, base + PEGS)))
+        return out
     hl: list[Mover] = []
     for c in cols:
-        hmc = hm[c] & 15
         base = c * PEGS
-        k = 0
-        while hmc:
-            if hmc & 1 and not (unsnug and (hm[c] >> (k + 1)) == _FULL_HOME >> (k + 1)):
-                loc = HOME0 + k + 1
-                hl.append((loc, pegs.index(loc, base, base + PEGS)))
-            hmc >>= 1
-            k += 1
-    if len(cols) > 1:
-        hl.sort()
+        for loc in hmv[hm[c]]:
+            hl.append((loc, pegs.index(loc, base, base + PEGS)))
+    hl.sort()
     out.extend(hl)
     return out
 
@@ -650,8 +657,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     else:
                         cands.append((("f", pid, loc, HOME0 + k, a), ()))
                 fl[a].append((pid, c, pml[a] | cbit | land, land, loc, cands))
-                if cands:
-                    base[a] += len(cands)
+                base[a] += len(cands)
 
     o2: list[int] | None = None  # a private copy of the board (occ, rm, hm), see below
     r2: list[int] = rm
@@ -702,6 +708,16 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                         for j, m in ch2:
                             if m & T:
                                 skip |= 1 << j
+                        if not skip or skip == bit1:
+                            # nothing to recompute (the common case, written out)
+                            if n0:
+                                if b1:
+                                    app(_new_seconds_b((n0, total, part1, ents_r, bit1, None,
+                                                        b1)))
+                                else:
+                                    app(_new_seconds((n0, total, part1, ents_r, bit1, None)))
+                                extra += n0 - 1
+                            continue
                         skip &= ~bit1
                         n = n0
                         repl: dict[int, list[Cand]] | None = None
