@@ -541,6 +541,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     top = total - 1
     inspot = cfg.inspot
     team_of = cfg.team_of
+    tadd = cfg.tadd
     len0 = len(out)  # (every item appended is a run)
     extra = 0
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
@@ -618,12 +619,11 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                 home_ok = d < top and not pml[d] & own
             else:
                 home_ok = False
+            xs = tadd[loc]  # (the hole a ahead: xs[a])
             for a in amounts:
                 cands = fw[a]
                 if fw_kind:
-                    x = loc + a
-                    if x >= R:
-                        x -= R
+                    x = xs[a]
                 else:
                     x = loc - a
                     if x < 0:
