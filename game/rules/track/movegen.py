@@ -139,11 +139,10 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         if own.bit_count() + hmc.bit_count() < PEGS:
             starts.append(pegs.index(START, base, base + PEGS))
     else:
-        allm = 0
-        hsrc = 0
+        hsrc = 0  # the colours with a peg in home that can move
+        rsrc = 0  # the colours with a ring peg
         for c in cols:
             own = rm[c]
-            allm |= own
             hmc = hm[c]
             base = c * PEGS
             if hmc:
@@ -155,25 +154,28 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                         home.append((loc, pegs.index(loc, base, base + PEGS), k))
             if own.bit_count() + hmc.bit_count() < PEGS:
                 starts.append(pegs.index(START, base, base + PEGS))
+            if own:  # its ring pegs, as for one colour
+                rsrc += 1
+                hf = (hmc & -hmc).bit_length() - 1 if hmc else 5
+                td = tdist[c]
+                lb = own & -own
+                loc = first = lb.bit_length() - 1
+                m = own ^ lb
+                while m:
+                    lb = m & -m
+                    nx = lb.bit_length() - 1
+                    m ^= lb
+                    g = nx - loc
+                    d = td[loc]
+                    ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
+                    loc = nx
+                g = first + R - loc
+                d = td[loc]
+                ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
         if hsrc > 1:
             home.sort()  # several colours' home pegs interleave by (loc, pid)
-        m = allm
-        while m:
-            lb = m & -m
-            loc = lb.bit_length() - 1
-            m ^= lb
-            pid = occ[loc]
-            c = pid // PEGS
-            own = rm[c]
-            m2 = own >> (loc + 1)
-            if m2:
-                g = (m2 & -m2).bit_length()
-            else:
-                g = (own & -own).bit_length() - 1 + R - loc
-            hmc = hm[c]
-            hf = (hmc & -hmc).bit_length() - 1 if hmc else 5
-            d = tdist[c][loc]
-            ring.append((loc, pid, g, d, d + hf if d < g else 0, tadd[loc]))
+        if rsrc > 1:
+            ring.sort()  # by hole (unique: the rest is never compared)
         nmov += len(ring)
     tmovers: list[Mover] | None = None  # the team splits' movers (_ct_movers), made once
     comeout = cfg.comeout
