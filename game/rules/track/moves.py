@@ -548,13 +548,12 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     flat: dict[str, list[list[Entry]]] = {}
     chained: dict[str, list[list[tuple[int, int]]]] = {}
     basen: dict[str, list[int]] = {}
-    midx: dict[int, int] = {}
     # mpos[pid]: the mover index of peg pid, -1 for a peg that is no mover; its last entry
     # is -1 too, so an empty hole's occupant (-1) reads as no mover
     mpos = [-1] * (cfg.n * PEGS + 1)
     bycol: dict[int, list[int]] = {}
-    for i, (_loc, pid) in enumerate(movers):
-        midx[pid] = i
+    ringcol: dict[int, list[int]] = {}  # the same, ring movers only
+    for i, (loc, pid) in enumerate(movers):
         mpos[pid] = i
         c = pid // PEGS
         lst = bycol.get(c)
@@ -562,11 +561,16 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             bycol[c] = [i]
         else:
             lst.append(i)
+        if loc < HOME0:
+            lst = ringcol.get(c)
+            if lst is None:
+                ringcol[c] = [i]
+            else:
+                lst.append(i)
     # per mover: the index of the ring peg of its colour ahead of it and of the one behind
     # it (ring order; -1: none), indexed by whether a second part goes forward
     nbrs: list[tuple[int, int]] = [(-1, -1)] * len(movers)
-    for lst in bycol.values():
-        rg = [j for j in lst if movers[j][0] < HOME0]
+    for rg in ringcol.values():
         nr = len(rg)
         if nr >= 2:
             for t, jr in enumerate(rg):
@@ -668,11 +672,10 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
         chained2 = chained[k2]
         base2 = basen[k2]
         fw2 = k2 == "f"
-        for loc1, pid1 in movers:
+        for i1, (loc1, pid1) in enumerate(movers):
             c1 = pid1 // PEGS
             row1 = tab1[pid1]
             same = bycol[c1]
-            i1 = midx[pid1]
             bit1 = 1 << i1
             ring1 = loc1 < HOME0
             lbit1 = 1 << loc1 if ring1 else 0
