@@ -129,7 +129,9 @@ def _ct_movers(ring: list[Any], pegs: tuple[int, ...], hm: list[int], cols: tupl
     pegs ``ring`` (``(loc, pid, ...)`` by hole), then the pegs in home 1..4 by (loc, pid);
     with ``unsnug`` less the snug ones (home k..5 all taken: no part of theirs exists on any
     board a first part leaves; the team splits)."""
-    out: list[Mover] = [(e[0], e[1]) for e in ring]
+    out: list[Mover] = []
+    for e in ring:  # (a loop: a comprehension is a call, dearer for a few pegs)
+        out.append((e[0], e[1]))
     hmv = _HOME_MOVERS[unsnug]
     if len(cols) == 1:
         c = cols[0]
