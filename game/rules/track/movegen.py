@@ -220,6 +220,9 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                     x = loc - 8
                     if x < 0:
                         x += R
+                    if occ[x] < 0:
+                        app((8, (("b", pid, loc, x, 8),), nob))
+                        continue
                     b = _land(cfg, pid, x, occ)
                     if b is not None:
                         app((8, (("b", pid, loc, x, 8),), (b,)))
