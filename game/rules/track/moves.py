@@ -5,7 +5,9 @@ computed on the original board once, each first part's changed second parts foun
 dependence masks and recomputed on a private copy of the board moved in place; the team
 split run of a first part that bumped one opponent's peg, :class:`_SecondsB`). The classic 7
 splits are usually counted off the colour's shape instead (:mod:`~.lazy`), which falls back
-to :func:`_sevens_one_colour` and makes its plays with :func:`_second_on_board`.
+to :func:`_sevens_one_colour` and makes its plays with :func:`_second_on_board`. The movers
+the splits take come off the generator's ring pegs and a table by home mask
+(:func:`_ct_movers`).
 
 Over 600 lines on purpose: the splits and the part helpers they inline share the board
 encoding and the entry layout, and they sit on the hot path where a call across modules per
