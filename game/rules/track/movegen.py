@@ -178,7 +178,6 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             ring.sort()  # by hole (unique: the rest is never compared)
         nmov += len(ring)
     tmovers: list[Mover] | None = None  # the team splits' movers (_ct_movers), made once
-    comeout = cfg.comeout
     normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
     jk: list[Any] = []  # the joker run (lazy._Jokers), if any
     jn = 0  # its plays
@@ -187,9 +186,6 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     f10: list[tuple[PartT, tuple[Bumps, ...]]] | None = None
     runs = False
     extra = 0  # the plays in runs less the runs (the list's length is len(normal) + extra)
-    # a split needs two pegs that can move, or (classic team games, seven to partner) one that
-    # may bring the colour home and hand the rest to a partner
-    split_ok = nmov >= 2 or (nmov == 1 and not team and cfg.seven and cfg.mode == "teams")
     # the hand's ranks, each run of equal ones once (a hand is sorted), read in the loop
     prev = -1
     for card in st.hands[seat]:
@@ -229,7 +225,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 continue
             for pid in starts:  # come out (an Ace, J, Q or K)
                 c = pid // PEGS
-                o = comeout[c]
+                o = cfg.comeout[c]
                 if (rm[c] >> o) & 1:
                     continue
                 if occ[o] < 0:
@@ -275,7 +271,9 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             if r <= k:
                 app((r, (("f", pid, loc, loc + r, r),), nob))
         if r == 7:
-            if not split_ok:
+            # a split needs two pegs that can move, or (classic team games, seven to
+            # partner) one that may bring the colour home and hand the rest to a partner
+            if nmov < 2 and not (nmov == 1 and not team and cfg.seven and cfg.mode == "teams"):
                 continue
             if team:
                 if tmovers is None:
@@ -293,7 +291,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                     app(sv)
                     runs = True
                     extra += sv[0] - 1
-        elif r == 9 and team and split_ok:
+        elif r == 9 and team and nmov >= 2:
             if tmovers is None:
                 tmovers = _ct_movers(ring, pegs, hm, cols, True)
             m, e = _splits(cfg, seat, pegs, occ, rm, hm, tmovers, 9, (("f", "b"), ("b", "f")),
