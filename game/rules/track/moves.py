@@ -546,6 +546,10 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     inspot = cfg.inspot
     team_of = cfg.team_of
     tadd = cfg.tadd
+    tdist = cfg.tdist
+    allm = 0  # every ring peg
+    for v in rm:
+        allm |= v
     len0 = len(out)  # (every item appended is a run)
     extra = 0
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
@@ -614,6 +618,24 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             # a ring peg: its parts for every count (_fwd_all / _bwd_all) and its entries,
             # in one walk of its path
             pml = pm[loc]
+            if not pml[top] & allm and (not fw_kind or tdist[c][loc] >= top):
+                # no peg on the path and the in-spot out of reach (the common case, written
+                # out): every count lands on a free hole, one part each, no chain
+                fwf: list[list[Cand]] = [[]]
+                tab[pid] = fwf
+                xs = tadd[loc]
+                for a in amounts:
+                    if fw_kind:
+                        x = xs[a]
+                    else:
+                        x = loc - a
+                        if x < 0:
+                            x += R
+                    cf: list[Cand] = [((kind, pid, loc, x, a), ())]
+                    fwf.append(cf)
+                    fl[a].append((pid, c, pml[a] | cbit, 1 << x, loc, cf))
+                    base[a] += 1
+                continue
             own = rm[c]
             fw: list[list[Cand]] = ([[], [], [], [], [], [], []] if total == 7 else
                                     [[], [], [], [], [], [], [], [], []])
