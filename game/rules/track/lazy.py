@@ -169,11 +169,18 @@ def _joker_run(cfg: Cfg, starts: list[int], minfo: list[Any], occ: list[int],
                 tms: list[tuple[int, int, bool]] = []
                 for cq in partners[c]:
                     m = rm[cq]
+                    t = cfg.inspot[cq]
                     while m:
                         lb = m & -m
                         x = lb.bit_length() - 1
                         m ^= lb
-                        ok, mask = _chain_off(cfg, c, x, occ)
+                        if t != x and occ[t] < 0:
+                            # the chain's first step: the partner's peg goes to its free
+                            # in-spot (_chain_off's common case, written out)
+                            ok = True
+                            mask = lb | (1 << t)
+                        else:
+                            ok, mask = _chain_off(cfg, c, x, occ)
                         if not ok:
                             cnt -= 1
                         tms.append((x, mask, ok))
