@@ -15,8 +15,8 @@ from typing import Any, cast
 
 from game.rules.track.board import PEGS
 from game.rules.track.config import _FULL_HOME, HOME0, START, Cfg
-from game.rules.track.moves import _land, _second_on_board, _sevens_one_colour
-from game.rules.track.plays import _B, Mover, Raw
+from game.rules.track.moves import _ct_movers, _land, _second_on_board, _sevens_one_colour
+from game.rules.track.plays import _B, Raw
 
 
 def _chain_off(cfg: Cfg, c: int, x: int, occ: list[int]) -> tuple[bool, int]:
@@ -169,11 +169,18 @@ def _joker_run(cfg: Cfg, starts: list[int], minfo: list[Any], occ: list[int],
                 tms: list[tuple[int, int, bool]] = []
                 for cq in partners[c]:
                     m = rm[cq]
+                    t = cfg.inspot[cq]
                     while m:
                         lb = m & -m
                         x = lb.bit_length() - 1
                         m ^= lb
-                        ok, mask = _chain_off(cfg, c, x, occ)
+                        if t != x and occ[t] < 0:
+                            # the chain's first step: the partner's peg goes to its free
+                            # in-spot (_chain_off's common case, written out)
+                            ok = True
+                            mask = lb | (1 << t)
+                        else:
+                            ok, mask = _chain_off(cfg, c, x, occ)
                         if not ok:
                             cnt -= 1
                         tms.append((x, mask, ok))
@@ -216,6 +223,15 @@ def _ring_cnt(g: int, d: int, bm: int, hf: int, r: int) -> int:
     return (r < g and not (bm >> r) & 1) + (d < g and d < r <= d + hf)
 
 
+#: ``_HF[hm][k]``: :func:`_hfree` of every home mask and hole (0..5).
+_HF = tuple(tuple(_hfree(h, k) for k in range(6)) for h in range(32))
+#: ``_HS[hm][r][skip]``: the home pegs of home mask ``hm`` in home 1..4 but the one in home
+#: ``skip`` (0: none) with ``r`` free holes ahead or more (the home second parts of count r).
+_HS = tuple(tuple(tuple(sum(1 for k in range(1, 5) if (h >> (k - 1)) & 1 and k != skip
+                            and _HF[h][k] >= r) for skip in range(6)) for r in range(8))
+            for h in range(32))
+
+
 def _seven_shape(key: tuple[Any, ...]) -> tuple[int, tuple[tuple[int, int, bool, int], ...]]:
     """The 7 splits of one colour of shape ``key`` = ``(ring, hm)``: ``ring`` the ``(gap,
     dist, bad)`` of each of its ring pegs in ring order (the holes to the next peg of the
@@ -229,65 +245,73 @@ def _seven_shape(key: tuple[Any, ...]) -> tuple[int, tuple[tuple[int, int, bool,
     grows the gap of the peg behind it by ``a`` (it frees its hole, takes one inside its own
     gap); a ring-to-home part frees its hole (the peg behind's gap takes in the first peg's
     gap: the whole ring when it is left alone) and takes a home hole; a home part frees its
-    hole and takes one ahead. Every second part is then counted by :func:`_ring_cnt` and,
-    for a home peg, the free holes ahead of it."""
+    hole and takes one ahead. Every second part is then counted by :func:`_ring_cnt` (written
+    out) and, for a home peg, the free holes ahead of it (the tables ``_HF``, ``_HS``)."""
     ring, hm, recolour = key
     m = len(ring)
-    homes = [k for k in range(1, 5) if (hm >> (k - 1)) & 1]
     fps: list[tuple[int, int, bool, int]] = []
+    app = fps.append
     total = 0
-    hf = _hfree(hm, 0)
-
-    def home_sum(h2: int, r: int, skip: int) -> int:
-        return sum(1 for k in range(1, 5) if (h2 >> (k - 1)) & 1 and k != skip
-                   and _hfree(h2, k) >= r)
-
+    hfm = _HF[hm]
+    hf = hfm[0]
+    hsm = _HS[hm]
     for i, (g1, d1, bm1) in enumerate(ring):
         i0 = i - 1 if i > 0 else m - 1
         for a in range(1, 7):
             r = 7 - a
             if a < g1 and not (bm1 >> a) & 1:  # ring to ring
-                n2 = home_sum(hm, r, 0)
+                n2 = hsm[r][0]
                 for j, (g, d, bm) in enumerate(ring):
                     if j == i:
                         continue
                     if j == i0:
-                        g = min(g + a, 7)
-                    n2 += _ring_cnt(g, d, bm, hf, r)
+                        g = g + a if g + a < 7 else 7
+                    if r < g and not (bm >> r) & 1:
+                        n2 += 1
+                    if d < g and d < r <= d + hf:
+                        n2 += 1
                 if n2:
-                    fps.append((i, a, False, n2))
+                    app((i, a, False, n2))
                     total += n2
             if d1 < g1 and d1 < a <= d1 + hf:  # ring to home hole a - d1
                 h2 = hm | (1 << (a - d1 - 1))
                 if recolour and h2 == _FULL_HOME:
                     # the colour comes home: the rest goes to a partner (counted with the
                     # position, see _sevens_run)
-                    fps.append((i, a, True, -1))
+                    app((i, a, True, -1))
                     continue
-                hf2 = _hfree(h2, 0)
-                n2 = home_sum(h2, r, a - d1)
+                hf2 = _HF[h2][0]
+                n2 = _HS[h2][r][a - d1]
                 for j, (g, d, bm) in enumerate(ring):
                     if j == i:
                         continue
                     if j == i0:
-                        g = 7 if m == 2 else min(g + g1, 7)
-                    n2 += _ring_cnt(g, d, bm, hf2, r)
+                        g = 7 if m == 2 else (g + g1 if g + g1 < 7 else 7)
+                    if r < g and not (bm >> r) & 1:
+                        n2 += 1
+                    if d < g and d < r <= d + hf2:
+                        n2 += 1
                 if n2:
-                    fps.append((i, a, True, n2))
+                    app((i, a, True, n2))
                     total += n2
-    for ih, k in enumerate(homes):
-        for a in range(1, 7):
-            if a > _hfree(hm, k):
-                break
+    ih = m
+    for k in range(1, 5):
+        if not (hm >> (k - 1)) & 1:
+            continue
+        for a in range(1, hfm[k] + 1):
             r = 7 - a
             h2 = (hm & ~(1 << (k - 1))) | (1 << (k + a - 1))
-            hf2 = _hfree(h2, 0)
-            n2 = home_sum(h2, r, k + a)
+            hf2 = _HF[h2][0]
+            n2 = _HS[h2][r][k + a]
             for g, d, bm in ring:
-                n2 += _ring_cnt(g, d, bm, hf2, r)
+                if r < g and not (bm >> r) & 1:
+                    n2 += 1
+                if d < g and d < r <= d + hf2:
+                    n2 += 1
             if n2:
-                fps.append((m + ih, a, True, n2))
+                app((ih, a, True, n2))
                 total += n2
+        ih += 1
     return total, tuple(fps)
 
 
@@ -437,46 +461,31 @@ _new_sevens = partial(tuple.__new__, _Sevens)
 
 
 def _sevens_run(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list[int],
-                hm: list[int], movers: list[Mover], cols1: tuple[int, ...]) -> Any:
+                hm: list[int], ring: list[Any], cols1: tuple[int, ...]) -> Any:
     """The 7 splits of one colour as one :class:`_Sevens` run (None when there is none), or
     False when its shape does not decide them: a partner's peg within 6 holes ahead of a
-    ring peg of the colour (a bump chain), or seven to partner with 4 pegs home (the colour
-    may come home and hand the rest on); the caller then builds them
-    (:func:`~.moves._sevens_one_colour`). Otherwise the count depends on the shape alone
-    (:func:`_seven_shape`, kept per shape: a few thousand shapes recur)."""
+    ring peg of the colour (a bump chain whose holes a first part may change); the caller
+    then builds them (:func:`~.moves._sevens_one_colour`). Otherwise the count depends on
+    the shape alone (:func:`_seven_shape`, kept per shape: a few thousand shapes recur).
+    ``ring`` is the generator's ring pegs of the colour by hole, ``(loc, pid, gap, holes to
+    the in-spot, ...)`` (:func:`~.movegen._gen_ct`); the movers (loc, pid) the run keeps
+    for its plays are made only when there is one."""
     c = cols1[0]
     hmc = hm[c]
     recolour = cfg.seven and cfg.mode == "teams"
-    R = cfg.R
-    ins = cfg.inspot[c]
     fwdt = cfg.fwd
-    ring: list[tuple[int, int, int]] = []
-    win = 0
-    first = -1
-    prev = -1
-    pd = 0
-    for loc, _pid in movers:
-        if loc >= HOME0:
-            break
-        win |= fwdt[loc][6]
-        d = ins - loc
-        if d < 0:
-            d += R
-        if prev >= 0:
-            g = loc - prev
-            ring.append((g if g < 7 else 7, pd, 0))
-        else:
-            first = loc
-        prev = loc
-        pd = d if d < 7 else 7
-    if prev >= 0:
-        g = first - prev + R if len(ring) else 7
-        ring.append((g if g < 7 else 7, pd, 0))
-    bad = 0
-    if win:
-        pm = 0
-        for p in cfg.partners[c]:
-            pm |= rm[p]
+    kr = []
+    for e in ring:  # the shape of the ring pegs: (gap, holes to the in-spot), capped at 7
+        g = e[2]
+        d = e[3]
+        kr.append((g if g < 7 else 7, d if d < 7 else 7, 0))
+    pm = 0
+    for p in cfg.partners[c]:
+        pm |= rm[p]
+    if pm:
+        win = 0
+        for e in ring:
+            win |= fwdt[e[0]][6]
         ph = win & pm
         if ph:
             # partners' pegs in reach: each one's bump chain must read no hole a first part
@@ -484,6 +493,7 @@ def _sevens_run(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: 
             # chain reads (a first part that bumps a partner moves pegs on its chain)
             forbid = rm[c] | win
             seen = 0
+            bad = 0
             while ph:
                 lb = ph & -ph
                 x = lb.bit_length() - 1
@@ -495,18 +505,23 @@ def _sevens_run(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: 
                 seen |= mask
                 if not ok:
                     bad |= lb
-    if bad:
-        ring = [(g, d, _offsets(bad, loc, fwdt[loc], R) if bad & fwdt[loc][6] else 0)
-                for (g, d, _b), loc in zip(ring, [m[0] for m in movers], strict=False)]
-    key = (tuple(ring), hmc, recolour)
+            if bad:
+                R = cfg.R
+                kr = [(g, d, _offsets(bad, e[0], fwdt[e[0]], R) if bad & fwdt[e[0]][6] else 0)
+                      for (g, d, _b), e in zip(kr, ring, strict=True)]
+    key = (tuple(kr), hmc, recolour)
     sh = _SHAPES.get(key)
     if sh is None:
         if len(_SHAPES) > 50000:
             _SHAPES.clear()
         sh = _SHAPES[key] = _seven_shape(key)
     n, fps = sh
-    ctx = (cfg, seat, pegs, occ, rm, hm, movers, cols1, recolour)
-    if recolour and hmc.bit_count() == 4:
+    home4 = recolour and hmc.bit_count() == 4
+    if not n and not home4:
+        return None
+    ctx: tuple[Any, ...] = (cfg, seat, pegs, occ, rm, hm,
+                            _ct_movers(ring, pegs, hm, cols1, False), cols1, recolour)
+    if home4:
         # a first part that brings the colour home hands the rest to a partner: its plays
         # are counted here, built
         fl = []

@@ -23,6 +23,7 @@ from game.rules.track.config import (
 )
 from game.rules.track.lazy import _joker_run, _sevens_run
 from game.rules.track.moves import (
+    _ct_movers,
     _land,
     _sevens_one_colour,
     _splits,
@@ -69,7 +70,14 @@ def _minfo(cfg: Cfg, movers: list[Mover], rm: list[int]) -> list[MInfo]:
 
 def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     """Legal plays for classic and team (raw). With ``want_all``: (moves, joker moves,
-    discards); ``lazy``: a :class:`LegalList` that keeps the team splits as runs."""
+    discards); ``lazy``: a :class:`LegalList` that keeps the team splits as runs.
+
+    Written for a small per-rank cost: the ring pegs come off the ring masks in hole order
+    (no walk over the pegs, no sort), each with its gap (holes to the next peg of its colour
+    ahead: a forward ``n`` stays on the ring iff ``n`` is less) and the counts that take it
+    into home (``d < n <= hh``); the pegs in home that can move forward come off a table by the
+    home mask (``cfg.thmv``), so the rank loop walks no peg that cannot move. The plays come
+    in the fourth pass's order (rank, then peg by (location, peg))."""
     cfg = st.cfg
     seat = st.turn
     pegs = st.pegs
@@ -78,8 +86,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         bd = st._board = _boards(cfg, pegs)
     occ, rm, hm = bd
     team = cfg.rules == TEAM
-    # the colours moved (controlled(), inline), their movers (loc, pid) sorted and the first
-    # peg in start of each (_movers, inline) and the hand's ranks (_hand_ranks, inline)
+    # the colours moved (controlled(), inline)
     if team:
         cols = cfg.teamcols[seat]
     elif hm[seat] != _FULL_HOME:  # not done (a full home mask: every peg home)
@@ -91,170 +98,208 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 cols = (p,)
                 break
     R = cfg.R
-    # minfo (see _minfo, inline): per mover (loc, pid, colour, forward path masks or None in
-    # home, own ring mask, holes to the own in-spot), sorted as the movers (by loc, pid)
-    minfo: list[MInfo] = []
+    tdist = cfg.tdist
+    tadd = cfg.tadd
+    thmv = cfg.thmv
+    # ring: per ring peg (loc, pid, gap to the next peg of its colour ahead, holes to its
+    # in-spot d, hh: a forward n goes home iff d < n <= hh, 0 if it cannot), by hole; home:
+    # the pegs in home that have room ahead (loc, pid, free holes ahead), by (loc, pid);
+    # starts: the first peg in start of each colour; nmov: the movers (ring and home 1..4)
+    ring: list[tuple[int, int, int, int, int, tuple[int, ...]]] = []
+    home: list[tuple[int, int, int]] = []
     starts: list[int] = []
-    fwdt = cfg.fwd
-    inspot = cfg.inspot
-    for c in cols:
-        first = -1
-        own_c = rm[c]
-        ins = inspot[c]
-        for pid in range(c * PEGS, c * PEGS + PEGS):
-            loc = pegs[pid]
-            if loc == START:
-                if first < 0:
-                    first = pid
-            elif loc >= HOME0:
-                if loc < HOME0 + 5:
-                    minfo.append((loc, pid, c, None, 0, 0))
-            else:
-                d = ins - loc
-                if d < 0:
-                    d += R
-                minfo.append((loc, pid, c, fwdt[loc], own_c, d))
-        if first >= 0:
-            starts.append(first)
-    minfo.sort()  # (loc, pid) are unique: the rest is never compared
-    movers: list[Mover] | None = None  # [(loc, pid)] of minfo, made when needed
-    tmovers: list[Mover] | None = None  # the same less the snug home pegs (team splits)
-    ranks: list[int] = []
-    prev = -1
-    for card in st.hands[seat]:
-        r = card >> 2
-        if r != prev:
-            ranks.append(r)
-            prev = r
-    comeout = cfg.comeout
+    nmov = 0
+    if len(cols) == 1:
+        c = cols[0]
+        own = rm[c]
+        hmc = hm[c]
+        base = c * PEGS
+        if own:
+            hf = (hmc & -hmc).bit_length() - 1 if hmc else 5  # free home holes from home 1
+            td = tdist[c]
+            lb = own & -own
+            loc = first = lb.bit_length() - 1
+            m = own ^ lb
+            while m:
+                lb = m & -m
+                nx = lb.bit_length() - 1
+                m ^= lb
+                g = nx - loc
+                d = td[loc]
+                ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
+                loc = nx
+            g = first + R - loc  # (R for a lone peg)
+            d = td[loc]
+            ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
+            nmov = len(ring)
+        if hmc:
+            nmov += (hmc & 15).bit_count()
+            for loc, k in thmv[hmc]:
+                home.append((loc, pegs.index(loc, base, base + PEGS), k))
+        if own.bit_count() + hmc.bit_count() < PEGS:
+            starts.append(pegs.index(START, base, base + PEGS))
+    else:
+        hsrc = 0  # the colours with a peg in home that can move
+        rsrc = 0  # the colours with a ring peg
+        for c in cols:
+            own = rm[c]
+            hmc = hm[c]
+            base = c * PEGS
+            if hmc:
+                nmov += (hmc & 15).bit_count()
+                mv = thmv[hmc]
+                if mv:
+                    hsrc += 1
+                    for loc, k in mv:
+                        home.append((loc, pegs.index(loc, base, base + PEGS), k))
+            if own.bit_count() + hmc.bit_count() < PEGS:
+                starts.append(pegs.index(START, base, base + PEGS))
+            if own:  # its ring pegs, as for one colour
+                rsrc += 1
+                hf = (hmc & -hmc).bit_length() - 1 if hmc else 5
+                td = tdist[c]
+                lb = own & -own
+                loc = first = lb.bit_length() - 1
+                m = own ^ lb
+                while m:
+                    lb = m & -m
+                    nx = lb.bit_length() - 1
+                    m ^= lb
+                    g = nx - loc
+                    d = td[loc]
+                    ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
+                    loc = nx
+                g = first + R - loc
+                d = td[loc]
+                ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
+        if hsrc > 1:
+            home.sort()  # several colours' home pegs interleave by (loc, pid)
+        if rsrc > 1:
+            ring.sort()  # by hole (unique: the rest is never compared)
+        nmov += len(ring)
+    tmovers: list[Mover] | None = None  # the team splits' movers (_ct_movers), made once
     normal: list[Any] = []  # raw plays, and runs of splits (_Seconds)
     jk: list[Any] = []  # the joker run (lazy._Jokers), if any
     jn = 0  # its plays
     app = normal.append
+    nob = _NOB
     f10: list[tuple[PartT, tuple[Bumps, ...]]] | None = None
     runs = False
     extra = 0  # the plays in runs less the runs (the list's length is len(normal) + extra)
-    low = _LOW
-    # a split needs two pegs that can move, or (classic team games, seven to partner) one that
-    # may bring the colour home and hand the rest to a partner
-    split_ok = len(minfo) >= 2 or (
-        len(minfo) == 1 and not team and cfg.seven and cfg.mode == "teams")
-    for r in ranks:
-        if r == JOKER:
-            # the sources: the pegs in start (first), then the movers; in team games only
-            # the pegs in start while there are any
-            if team:
-                jr = _joker_run(cfg, starts, [], occ, rm) if starts else _joker_run(
-                    cfg, [], minfo, occ, rm)
-            else:
-                jr = _joker_run(cfg, starts, minfo, occ, rm)
-            if jr is not None:
-                jk.append(jr)
-                jn = jr[0]
+    # the hand's ranks, each run of equal ones once (a hand is sorted), read in the loop
+    prev = -1
+    for card in st.hands[seat]:
+        r = card >> 2
+        if r == prev:
             continue
-        if r == 1 or r >= 11:
-            for pid in starts:
+        prev = r
+        if r in {0, 1, 8, 11, 12, 13}:  # (JOKER is 0)
+            if r == JOKER:
+                # the sources: the pegs in start (first), then the ring pegs; in team games
+                # only the pegs in start while there are any
+                if team:
+                    jr = _joker_run(cfg, starts, [], occ, rm) if starts else _joker_run(
+                        cfg, [], ring, occ, rm)
+                else:
+                    jr = _joker_run(cfg, starts, ring, occ, rm)
+                if jr is not None:
+                    jk.append(jr)
+                    jn = jr[0]
+                continue
+            if r == 8:
+                bwdt = cfg.bwd
+                for e8 in ring:
+                    loc = e8[0]
+                    pid = e8[1]
+                    if bwdt[loc][8] & rm[pid // PEGS]:
+                        continue
+                    x = loc - 8
+                    if x < 0:
+                        x += R
+                    if occ[x] < 0:
+                        app((8, (("b", pid, loc, x, 8),), nob))
+                        continue
+                    b = _land(cfg, pid, x, occ)
+                    if b is not None:
+                        app((8, (("b", pid, loc, x, 8),), (b,)))
+                continue
+            for pid in starts:  # come out (an Ace, J, Q or K)
                 c = pid // PEGS
-                o = comeout[c]
+                o = cfg.comeout[c]
                 if (rm[c] >> o) & 1:
                     continue
                 if occ[o] < 0:
-                    app((r, (("o", pid, START, o, 0),), _NOB))
+                    app((r, (("o", pid, START, o, 0),), nob))
                 else:
                     b = _land(cfg, pid, o, occ)
                     if b is not None:
                         app((r, (("o", pid, START, o, 0),), (b,)))
-        if r == 8:
-            bwdt = cfg.bwd
-            for m8 in minfo:
-                loc = m8[0]
-                if loc >= HOME0:
-                    continue
-                pid = m8[1]
-                if bwdt[loc][8] & rm[pid // PEGS]:
-                    continue
-                x = loc - 8
-                if x < 0:
-                    x += R
-                b = _land(cfg, pid, x, occ)
-                if b is not None:
-                    app((8, (("b", pid, loc, x, 8),), (b,)))
-            continue
-        # every single forward-n play of the movers (_fwd_plays, inline); J, Q and K all
-        # move 10: their parts are found once (f10) and played with each of them
-        if r >= 11:
-            if f10 is None:
-                f10 = []
-                f10app = f10.append
-                for loc, pid, c, f, own, d in minfo:
-                    if f is None:
-                        continue  # 10 never fits in the home
-                    if not f[10] & own:
-                        x = loc + 10
-                        if x >= R:
-                            x -= R
-                        if occ[x] < 0:
-                            f10app((("f", pid, loc, x, 10), _NOB))
-                        else:
-                            b = _land(cfg, pid, x, occ)
-                            if b is not None:
-                                f10app((("f", pid, loc, x, 10), (b,)))
-                    if d < 10 <= d + 5 and not f[d] & own and not hm[c] & low[10 - d]:
-                        f10app((("f", pid, loc, HOME0 + 10 - d, 10), _NOB))
-            for part, bt in f10:
-                app((r, (part,), bt))
-            continue
-        n = 1 if r == 1 else r
-        lown = low[n]
-        for loc, pid, c, f, own, d in minfo:
-            if f is None:
-                k = loc - HOME0
-                if k + n <= 5 and not (hm[c] >> k) & lown:
-                    app((r, (("f", pid, loc, loc + n, n),), _NOB))
+            if r != 1:
+                # J, Q and K all move 10: their parts are found once (f10) and played with
+                # each of them (10 never fits inside the home)
+                if f10 is None:
+                    f10 = []
+                    f10app = f10.append
+                    for loc, pid, g, d, hh, xs in ring:
+                        if g > 10:
+                            x = xs[10]
+                            if occ[x] < 0:
+                                f10app((("f", pid, loc, x, 10), nob))
+                            else:
+                                b = _land(cfg, pid, x, occ)
+                                if b is not None:
+                                    f10app((("f", pid, loc, x, 10), (b,)))
+                        if d < 10 <= hh:
+                            f10app((("f", pid, loc, HOME0 + 10 - d, 10), nob))
+                for part, bt in f10:
+                    app((r, (part,), bt))
                 continue
-            if not f[n] & own:
-                x = loc + n
-                if x >= R:
-                    x -= R
+        # every single forward-r play (an Ace is one forward): the ring pegs, then the pegs
+        # in home with room
+        for loc, pid, g, d, hh, xs in ring:
+            if r < g:
+                x = xs[r]
                 if occ[x] < 0:
-                    app((r, (("f", pid, loc, x, n),), _NOB))
+                    app((r, (("f", pid, loc, x, r),), nob))
                 else:
                     b = _land(cfg, pid, x, occ)
                     if b is not None:
-                        app((r, (("f", pid, loc, x, n),), (b,)))
-            if d < n <= d + 5 and not f[d] & own and not hm[c] & low[n - d]:
-                app((r, (("f", pid, loc, HOME0 + n - d, n),), _NOB))
-        if r == 7 and split_ok:
+                        app((r, (("f", pid, loc, x, r),), (b,)))
+            if d < r <= hh:
+                app((r, (("f", pid, loc, HOME0 + r - d, r),), nob))
+        for loc, pid, k in home:
+            if r <= k:
+                app((r, (("f", pid, loc, loc + r, r),), nob))
+        if r == 7:
+            # a split needs two pegs that can move, or (classic team games, seven to
+            # partner) one that may bring the colour home and hand the rest to a partner
+            if nmov < 2 and not (nmov == 1 and not team and cfg.seven and cfg.mode == "teams"):
+                continue
             if team:
-                # the team splits take the movers less the snug home pegs (home k..5 all
-                # taken: no part of theirs exists on any board a first part leaves)
                 if tmovers is None:
-                    tmovers = [(m[0], m[1]) for m in minfo if m[3] is not None or (
-                        hm[m[2]] >> (m[0] - HOME0)) != _FULL_HOME >> (m[0] - HOME0)]
-                m, e = _splits(cfg, seat, pegs, occ, rm, hm, tmovers, 7, (("f", "f"),),
-                               normal, cols)
+                    tmovers = _ct_movers(ring, pegs, hm, cols, True)
+                m, e = _splits(cfg, seat, pegs, occ, rm, hm, tmovers, 7, (("f", "f"),), normal,
+                               cols)
                 runs |= m
                 extra += e
             else:
-                if movers is None:
-                    movers = [(m[0], m[1]) for m in minfo]
-                sv = _sevens_run(cfg, seat, pegs, occ, rm, hm, movers, cols)
+                sv = _sevens_run(cfg, seat, pegs, occ, rm, hm, ring, cols)
                 if sv is False:  # not decided by the colour's shape: built
-                    _sevens_one_colour(cfg, seat, pegs, occ, rm, hm, movers, normal, cols)
+                    _sevens_one_colour(cfg, seat, pegs, occ, rm, hm,
+                                       _ct_movers(ring, pegs, hm, cols, False), normal, cols)
                 elif sv is not None:
                     app(sv)
                     runs = True
                     extra += sv[0] - 1
-        elif r == 9 and team and split_ok:
+        elif r == 9 and team and nmov >= 2:
             if tmovers is None:
-                tmovers = [(m[0], m[1]) for m in minfo if m[3] is not None or (
-                    hm[m[2]] >> (m[0] - HOME0)) != _FULL_HOME >> (m[0] - HOME0)]
+                tmovers = _ct_movers(ring, pegs, hm, cols, True)
             m, e = _splits(cfg, seat, pegs, occ, rm, hm, tmovers, 9, (("f", "b"), ("b", "f")),
                            normal, cols)
             runs |= m
             extra += e
     if want_all:
-        discards = [(r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks]
+        discards = [(r, (("x", -1, 0, 0, 0),), _NOB) for r in _ranks(st.hands[seat])]
         return _plays(_flat(normal)), _plays(_flat(jk)), _plays(discards)
     if normal:
         if jk:
@@ -274,10 +319,22 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
             lg._made = None
             return lg
         return _flat(normal) if runs else normal
-    jk.extend((r, (("x", -1, 0, 0, 0),), _NOB) for r in ranks)
+    jk.extend([(r, (("x", -1, 0, 0, 0),), _NOB) for r in _ranks(st.hands[seat])])
     if not lazy:
         return _flat(jk)
     return LegalList(jk, True, len(jk) + jn - 1) if jn else LegalList(jk)
+
+
+def _ranks(hand: tuple[int, ...]) -> list[int]:
+    """A hand's ranks as :func:`_gen_ct` reads them (each run of equal ranks once)."""
+    ranks = []
+    prev = -1
+    for card in hand:
+        r = card >> 2
+        if r != prev:
+            ranks.append(r)
+            prev = r
+    return ranks
 
 
 def _gen_tees(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:

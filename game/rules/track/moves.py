@@ -5,7 +5,9 @@ computed on the original board once, each first part's changed second parts foun
 dependence masks and recomputed on a private copy of the board moved in place; the team
 split run of a first part that bumped one opponent's peg, :class:`_SecondsB`). The classic 7
 splits are usually counted off the colour's shape instead (:mod:`~.lazy`), which falls back
-to :func:`_sevens_one_colour` and makes its plays with :func:`_second_on_board`.
+to :func:`_sevens_one_colour` and makes its plays with :func:`_second_on_board`. The movers
+the splits take come off the generator's ring pegs and a table by home mask
+(:func:`_ct_movers`).
 
 Over 600 lines on purpose: the splits and the part helpers they inline share the board
 encoding and the entry layout, and they sit on the hot path where a call across modules per
@@ -115,6 +117,38 @@ def _movers(pegs: tuple[int, ...] | list[int], cols: tuple[int, ...]
             starts.append(first)
     movers.sort()
     return movers, starts
+
+
+#: ``_HOME_MOVERS[unsnug][home mask]``: the home holes 1..4 (as locations) that hold a mover
+#: of :func:`_ct_movers`, ascending; with ``unsnug`` less the snug ones (home k..5 all taken).
+_HOME_MOVERS = tuple(tuple(tuple(HOME0 + k for k in range(1, 5) if (h >> (k - 1)) & 1 and not (
+    u and (h >> k) == _FULL_HOME >> k)) for h in range(32)) for u in (False, True))
+
+
+def _ct_movers(ring: list[Any], pegs: tuple[int, ...], hm: list[int], cols: tuple[int, ...],
+               unsnug: bool) -> list[Mover]:
+    """The movers (loc, pid) of :func:`~.movegen._gen_ct`'s colours for the splits: its ring
+    pegs ``ring`` (``(loc, pid, ...)`` by hole), then the pegs in home 1..4 by (loc, pid);
+    with ``unsnug`` less the snug ones (home k..5 all taken: no part of theirs exists on any
+    board a first part leaves; the team splits)."""
+    out: list[Mover] = []
+    for e in ring:  # (a loop: a comprehension is a call, dearer for a few pegs)
+        out.append((e[0], e[1]))
+    hmv = _HOME_MOVERS[unsnug]
+    if len(cols) == 1:
+        c = cols[0]
+        base = c * PEGS
+        for loc in hmv[hm[c]]:
+            out.append((loc, pegs.index(loc, base, base + PEGS)))
+        return out
+    hl: list[Mover] = []
+    for c in cols:
+        base = c * PEGS
+        for loc in hmv[hm[c]]:
+            hl.append((loc, pegs.index(loc, base, base + PEGS)))
+    hl.sort()
+    out.extend(hl)
+    return out
 
 
 def _dests(cfg: Cfg, kind: str, pid: int, loc: int, n: int, rm: list[int], hm: list[int],
@@ -511,35 +545,51 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     top = total - 1
     inspot = cfg.inspot
     team_of = cfg.team_of
-    made = False
+    tadd = cfg.tadd
+    tdist = cfg.tdist
+    allm = 0  # every ring peg
+    for v in rm:
+        allm |= v
+    len0 = len(out)  # (every item appended is a run)
     extra = 0
     rows: dict[str, dict[int, list[list[Cand]]]] = {}
     flat: dict[str, list[list[Entry]]] = {}
     chained: dict[str, list[list[tuple[int, int]]]] = {}
     basen: dict[str, list[int]] = {}
-    midx: dict[int, int] = {}
+    # mpos[pid]: the mover index of peg pid, -1 for a peg that is no mover; its last entry
+    # is -1 too, so an empty hole's occupant (-1) reads as no mover
+    mpos = [-1] * (cfg.n * PEGS + 1)
     bycol: dict[int, list[int]] = {}
-    for i, (_loc, pid) in enumerate(movers):
-        midx[pid] = i
+    ringcol: dict[int, list[int]] = {}  # the same, ring movers only
+    for i, (loc, pid) in enumerate(movers):
+        mpos[pid] = i
         c = pid // PEGS
         lst = bycol.get(c)
         if lst is None:
             bycol[c] = [i]
         else:
             lst.append(i)
+        if loc < HOME0:
+            lst = ringcol.get(c)
+            if lst is None:
+                ringcol[c] = [i]
+            else:
+                lst.append(i)
     # per mover: the index of the ring peg of its colour ahead of it and of the one behind
     # it (ring order; -1: none), indexed by whether a second part goes forward
     nbrs: list[tuple[int, int]] = [(-1, -1)] * len(movers)
-    for lst in bycol.values():
-        rg = [j for j in lst if movers[j][0] < HOME0]
+    for rg in ringcol.values():
         nr = len(rg)
         if nr >= 2:
             for t, jr in enumerate(rg):
                 nbrs[jr] = (rg[t + 1 - nr], rg[t - 1])
-    for kind in {k for pair in kinds for k in pair}:
+    # (a literal list of empty lists is one BUILD_LIST; a comprehension is a call)
+    for kind in ("f",) if total == 7 else ("f", "b"):
         tab = rows[kind] = {}
-        fl: list[list[Entry]] = [[] for _ in range(total)]
-        ch: list[list[tuple[int, int]]] = [[] for _ in range(total)]
+        fl: list[list[Entry]] = ([[], [], [], [], [], [], []] if total == 7 else
+                                 [[], [], [], [], [], [], [], [], []])
+        ch: list[list[tuple[int, int]]] = ([[], [], [], [], [], [], []] if total == 7 else
+                                           [[], [], [], [], [], [], [], [], []])
         base = [0] * total
         flat[kind] = fl
         chained[kind] = ch
@@ -568,8 +618,27 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             # a ring peg: its parts for every count (_fwd_all / _bwd_all) and its entries,
             # in one walk of its path
             pml = pm[loc]
+            if not pml[top] & allm and (not fw_kind or tdist[c][loc] >= top):
+                # no peg on the path and the in-spot out of reach (the common case, written
+                # out): every count lands on a free hole, one part each, no chain
+                fwf: list[list[Cand]] = [[]]
+                tab[pid] = fwf
+                xs = tadd[loc]
+                for a in amounts:
+                    if fw_kind:
+                        x = xs[a]
+                    else:
+                        x = loc - a
+                        if x < 0:
+                            x += R
+                    cf: list[Cand] = [((kind, pid, loc, x, a), ())]
+                    fwf.append(cf)
+                    fl[a].append((pid, c, pml[a] | cbit, 1 << x, loc, cf))
+                    base[a] += 1
+                continue
             own = rm[c]
-            fw: list[list[Cand]] = [[] for _ in range(total)]
+            fw: list[list[Cand]] = ([[], [], [], [], [], [], []] if total == 7 else
+                                    [[], [], [], [], [], [], [], [], []])
             tab[pid] = fw
             ring_ok = True
             if fw_kind:
@@ -580,12 +649,11 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                 home_ok = d < top and not pml[d] & own
             else:
                 home_ok = False
+            xs = tadd[loc]  # (the hole a ahead: xs[a])
             for a in amounts:
                 cands = fw[a]
                 if fw_kind:
-                    x = loc + a
-                    if x >= R:
-                        x -= R
+                    x = xs[a]
                 else:
                     x = loc - a
                     if x < 0:
@@ -619,8 +687,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     else:
                         cands.append((("f", pid, loc, HOME0 + k, a), ()))
                 fl[a].append((pid, c, pml[a] | cbit | land, land, loc, cands))
-                if cands:
-                    base[a] += len(cands)
+                base[a] += len(cands)
 
     o2: list[int] | None = None  # a private copy of the board (occ, rm, hm), see below
     r2: list[int] = rm
@@ -631,11 +698,10 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
         chained2 = chained[k2]
         base2 = basen[k2]
         fw2 = k2 == "f"
-        for loc1, pid1 in movers:
+        for i1, (loc1, pid1) in enumerate(movers):
             c1 = pid1 // PEGS
             row1 = tab1[pid1]
             same = bycol[c1]
-            i1 = midx[pid1]
             bit1 = 1 << i1
             ring1 = loc1 < HOME0
             lbit1 = 1 << loc1 if ring1 else 0
@@ -647,6 +713,8 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                 rest = total - a
                 ents_r = flat2[rest]
                 ch2 = chained2[rest]
+                n0 = base2[rest] - len(ents_r[i1][5])  # the plays but the first peg's
+                jdep = ents_r[jn][2] if jn >= 0 else 0
                 for part1, b1 in d1:
                     to1 = part1[3]
                     if ring1 and to1 < HOME0 and (
@@ -660,24 +728,27 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                         # other colours the mover whose free landing is to1 and the taken
                         # landings whose chain reads loc1 or to1
                         T = lbit1 | (1 << to1)
-                        skip = 0
-                        y = to1 - rest if fw2 else to1 + rest
-                        if y < 0:
-                            y += R
-                        elif y >= R:
-                            y -= R
-                        q = occ[y]
-                        if q >= 0:
-                            j = midx.get(q)
-                            if j is not None:
-                                skip = 1 << j
-                        if jn >= 0 and ents_r[jn][2] & T:
+                        # (y: the hole rest before or after to1, read with a negative
+                        # index for one past the ring's start)
+                        j = mpos[occ[to1 - rest if fw2 else to1 + rest - R]]
+                        skip = 1 << j if j >= 0 else 0
+                        if jdep & T:
                             skip |= 1 << jn
                         for j, m in ch2:
                             if m & T:
                                 skip |= 1 << j
+                        if not skip or skip == bit1:
+                            # nothing to recompute (the common case, written out)
+                            if n0:
+                                if b1:
+                                    app(_new_seconds_b((n0, total, part1, ents_r, bit1, None,
+                                                        b1)))
+                                else:
+                                    app(_new_seconds((n0, total, part1, ents_r, bit1, None)))
+                                extra += n0 - 1
+                            continue
                         skip &= ~bit1
-                        n = base2[rest] - len(ents_r[i1][5])
+                        n = n0
                         repl: dict[int, list[Cand]] | None = None
                         if skip:
                             if o2 is None:
@@ -704,7 +775,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             else:
                                 app(_new_seconds((n, total, part1, ents_r, skip | bit1,
                                                   repl)))
-                            made = True
                             extra += n - 1
                         continue
                     home_c = c1 if (to1 >= HOME0 or loc1 >= HOME0) else -1
@@ -716,21 +786,13 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                         T = 0 if home_c < 0 else 1 << (R + home_c)
                         if 0 <= loc1 < HOME0:
                             T |= 1 << loc1
-                        ents_r = flat2[rest]
                         skip = 0
                         if to1 < HOME0:
                             T |= 1 << to1
                             # the mover whose landing is to1 (free on the original board)
-                            y = to1 - rest if fw2 else to1 + rest
-                            if y < 0:
-                                y += R
-                            elif y >= R:
-                                y -= R
-                            q = occ[y]
-                            if q >= 0:
-                                j = midx.get(q)
-                                if j is not None:
-                                    skip = 1 << j
+                            j = mpos[occ[to1 - rest if fw2 else to1 + rest - R]]
+                            if j >= 0:
+                                skip = 1 << j
                         for j in same:
                             if ents_r[j][2] & T:
                                 skip |= 1 << j
@@ -738,7 +800,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             if m & T:
                                 skip |= 1 << j
                         skip &= ~bit1
-                        n = base2[rest]
+                        n = n0
                         repl = None
                         if skip:
                             # the board after the first part: the private copy, moved
@@ -772,7 +834,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                                     r2[b1[0][0] // PEGS] ^= 1 << to1
                             r2[c1] = rm0
                             h2[c1] = hm0
-                        n -= len(ents_r[midx[pid1]][5])
                         if n:
                             if b1:
                                 app(_new_seconds_b((n, total, part1, ents_r, skip | bit1, repl,
@@ -780,7 +841,6 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             else:
                                 app(_new_seconds((n, total, part1, ents_r, skip | bit1,
                                                   repl)))
-                            made = True
                             extra += n - 1
                         continue
                     T = _touched(cfg, loc1, to1, b1)
@@ -792,8 +852,8 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                     for loc2, pid2 in movers2:
                         if pid2 == pid1:
                             continue
-                        j = midx.get(pid2)
-                        if j is not None and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
+                        j = mpos[pid2]
+                        if j >= 0 and pegs[pid2] == loc2 and pid2 // PEGS != home_c:
                             e2 = flat2[rest][j]
                             if not e2[2] & T:
                                 # untouched path and landing: as on the original board
@@ -811,6 +871,5 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                             nb += len(seg)
                     if nb:
                         app(_new_bumped((nb, total, part1, b1, bsegs)))
-                        made = True
                         extra += nb - 1
-    return made, extra
+    return len(out) > len0, extra
