@@ -556,9 +556,10 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
     flat: dict[str, list[list[Entry]]] = {}
     chained: dict[str, list[list[tuple[int, int]]]] = {}
     basen: dict[str, list[int]] = {}
-    # mpos[pid]: the mover index of peg pid, -1 for a peg that is no mover; its last entry
-    # is -1 too, so an empty hole's occupant (-1) reads as no mover
-    mpos = [-1] * (cfg.n * PEGS + 1)
+    # mpos[pid]: the mover index of peg pid, -1 for a peg that is no mover; R entries -1
+    # follow, so an empty hole's occupant (state.EMPTY: -1 - hole, a negative index into
+    # them) reads as no mover
+    mpos = [-1] * (cfg.n * PEGS + R)
     bycol: dict[int, list[int]] = {}
     ringcol: dict[int, list[int]] = {}  # the same, ring movers only
     for i, (loc, pid) in enumerate(movers):
