@@ -451,10 +451,9 @@ def _tees_deal(s: TrackState, events: list[Event] | None) -> None:
         dealt = pile_t[top:][::-1]
         s.pile = pile_t[:top]
         hl = list(s.hands)
-        dealer = s.dealer
-        for j in range(1, n + 1):
-            t = (dealer + j) % n
-            hl[t] = tuple(sorted(hl[t] + dealt[j - 1::n]))
+        for j, t in enumerate(cfg.tafter[s.dealer]):  # the seats from the dealer's left
+            h = hl[t]
+            hl[t] = tuple(sorted(h + dealt[j::n] if h else dealt[j::n]))
         s.hands = tuple(hl)
     else:  # too few cards even after the reshuffle (a read position): as written, it fails
         pile = list(pile_t)
