@@ -68,6 +68,30 @@ def _minfo(cfg: Cfg, movers: list[Mover], rm: list[int]) -> list[MInfo]:
     return out
 
 
+def _ring_walk(ring: list[tuple[int, int, int, int, int, tuple[int, ...]]], own: int,
+               hmc: int, td: tuple[int, ...], occ: list[int], tadd: tuple[tuple[int, ...], ...],
+               R: int) -> None:
+    """Append one colour's ring pegs to ``ring`` in hole order, off its ring mask ``own``
+    (home mask ``hmc``, holes to the in-spot ``td``): (hole, peg, gap: the holes to the
+    colour's next ring peg ahead, R for a lone peg; holes to the in-spot d; hh: a forward n
+    goes home iff d < n <= hh, 0 if it cannot; the landings by count, ``cfg.tadd``)."""
+    hf = (hmc & -hmc).bit_length() - 1 if hmc else 5  # free home holes from home 1
+    lb = own & -own
+    loc = first = lb.bit_length() - 1
+    m = own ^ lb
+    while m:
+        lb = m & -m
+        nx = lb.bit_length() - 1
+        m ^= lb
+        g = nx - loc
+        d = td[loc]
+        ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
+        loc = nx
+    g = first + R - loc  # (R for a lone peg)
+    d = td[loc]
+    ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
+
+
 def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
     """Legal plays for classic and team (raw). With ``want_all``: (moves, joker moves,
     discards); ``lazy``: a :class:`LegalList` that keeps the team splits as runs.
@@ -115,22 +139,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
         hmc = hm[c]
         base = c * PEGS
         if own:
-            hf = (hmc & -hmc).bit_length() - 1 if hmc else 5  # free home holes from home 1
-            td = tdist[c]
-            lb = own & -own
-            loc = first = lb.bit_length() - 1
-            m = own ^ lb
-            while m:
-                lb = m & -m
-                nx = lb.bit_length() - 1
-                m ^= lb
-                g = nx - loc
-                d = td[loc]
-                ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
-                loc = nx
-            g = first + R - loc  # (R for a lone peg)
-            d = td[loc]
-            ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
+            _ring_walk(ring, own, hmc, tdist[c], occ, tadd, R)
             nmov = len(ring)
         if hmc:
             nmov += (hmc & 15).bit_count()
@@ -156,22 +165,7 @@ def _gen_ct(st: TrackState, want_all: bool = False, lazy: bool = False) -> Any:
                 starts.append(pegs.index(START, base, base + PEGS))
             if own:  # its ring pegs, as for one colour
                 rsrc += 1
-                hf = (hmc & -hmc).bit_length() - 1 if hmc else 5
-                td = tdist[c]
-                lb = own & -own
-                loc = first = lb.bit_length() - 1
-                m = own ^ lb
-                while m:
-                    lb = m & -m
-                    nx = lb.bit_length() - 1
-                    m ^= lb
-                    g = nx - loc
-                    d = td[loc]
-                    ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
-                    loc = nx
-                g = first + R - loc
-                d = td[loc]
-                ring.append((loc, occ[loc], g, d, d + hf if d < g else 0, tadd[loc]))
+                _ring_walk(ring, own, hmc, tdist[c], occ, tadd, R)
         if hsrc > 1:
             home.sort()  # several colours' home pegs interleave by (loc, pid)
         if rsrc > 1:
