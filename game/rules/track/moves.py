@@ -626,12 +626,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
                 tab[pid] = fwf
                 xs = tadd[loc]
                 for a in amounts:
-                    if fw_kind:
-                        x = xs[a]
-                    else:
-                        x = loc - a
-                        if x < 0:
-                            x += R
+                    x = xs[a] if fw_kind else (loc - a if loc >= a else loc - a + R)
                     cf: list[Cand] = [((kind, pid, loc, x, a), ())]
                     fwf.append(cf)
                     fl[a].append((pid, c, pml[a] | cbit, 1 << x, loc, cf))
@@ -653,12 +648,7 @@ def _splits(cfg: Cfg, seat: int, pegs: tuple[int, ...], occ: list[int], rm: list
             xs = tadd[loc]  # (the hole a ahead: xs[a])
             for a in amounts:
                 cands = fw[a]
-                if fw_kind:
-                    x = xs[a]
-                else:
-                    x = loc - a
-                    if x < 0:
-                        x += R
+                x = xs[a] if fw_kind else (loc - a if loc >= a else loc - a + R)  # the landing
                 if occ[x] < 0:
                     land = 1 << x
                     if ring_ok:
