@@ -151,6 +151,8 @@ class Client:
         self.ping_interval = ping_interval
         self.host_silence = host_silence
         self.backoff = backoff
+        #: A drop's rejoin waits until this is set (tests: :meth:`drop_connection`'s hold).
+        self._hold: threading.Event | None = None
         self.notify = notify
         self.bytes_received = 0
         self.frames_received = 0
@@ -281,8 +283,12 @@ class Client:
     def auto_seat(self, on: bool) -> bool:
         return self.send({"t": "auto_seat", "on": on})
 
-    def drop_connection(self) -> None:
-        """Cut the TCP connection abruptly (tests: simulate a network drop); it reconnects."""
+    def drop_connection(self, hold: threading.Event | None = None) -> None:
+        """Cut the TCP connection abruptly (tests: simulate a network drop); it reconnects at
+        once, or with ``hold`` once that is set (a drop that lasts until the test has seen
+        what a lasting drop shows: the rejoin at once may beat the host's own notice of the
+        cut, and then the seat is never shown dropped)."""
+        self._hold = hold
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._abort)
 
@@ -390,6 +396,9 @@ class Client:
                     failures = 0
                     delay = self.backoff[0]
                     self._set(DROPPED, "dropped", "connection lost; rejoining")
+                    hold, self._hold = self._hold, None
+                    while hold is not None and not hold.is_set() and not self._stop.is_set():
+                        await asyncio.sleep(0.02)  # (a test's lasting drop)
                     continue  # the first try comes at once
                 if now - dropped_at > self.give_up_after:
                     self._set(FAILED, "host_gone", REASONS["host_gone"])
