@@ -385,11 +385,11 @@ def _gen_tees_at(st: TrackState, cfg: Cfg, seat: int, occ: list[int], rm: list[i
     if own:
         tring = cfg.tring[c]
         m = own
-        while m:
-            lb = m & -m
-            loc = lb.bit_length() - 1
-            m ^= lb
+        while m:  # from the highest hole down, then reversed
+            loc = m.bit_length() - 1
+            m ^= 1 << loc
             ring.append((occ[loc], tring[loc]))
+        ring.reverse()
     normal: list[Raw] = []
     last: list[Raw] | None = None  # the last resorts (a list once there is one)
     app = normal.append
