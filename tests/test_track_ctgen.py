@@ -73,7 +73,7 @@ def _gen_ct_ref(st: TrackState, want_all: bool = False, lazy: bool = False) -> A
                 cols = (p,)
                 break
     R = cfg.R
-    # minfo (see _minfo, inline): per mover (loc, pid, colour, forward path masks or None in
+    # minfo (the old _minfo, inline): per mover (loc, pid, colour, forward path masks or None in
     # home, own ring mask, holes to the own in-spot), sorted as the movers (by loc, pid)
     minfo: list[MInfo] = []
     starts: list[int] = []

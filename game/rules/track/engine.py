@@ -73,7 +73,6 @@ from game.rules.track.movegen import (
     _gen_ct,
     _gen_tees,
     _gen_tees_at,
-    _minfo,
 )
 from game.rules.track.moves import (
     _bwd_all,
@@ -155,7 +154,7 @@ __all__ = [
     "_HasTokens", "_RawPlay", "_Seconds", "_Trades", "_apply_events", "_board_after", "_boards",
     "_bwd_all", "_chain", "_copy_state", "_dests", "_do", "_draw", "_fast", "_flat", "_fwd_all",
     "_fwd_ct", "_gen_ct", "_gen_tees", "_gen_tees_at", "_get_parts", "_insert", "_land",
-    "_minfo", "_mk",
+    "_mk",
     "_move_parts", "_moved", "_movers", "_new_bumped", "_new_obj", "_new_seconds", "_new_trades",
     "_part_events", "_part_text", "_path", "_pick", "_plays", "_second_movers",
     "_second_on_board", "_set_parts", "_sevens_one_colour", "_shuffle_steps", "_splits",
@@ -596,7 +595,7 @@ def apply_play(st: TrackState, seat: int, play: Play, events: bool = True
         rm = ob[1][:]
         hm = ob[2][:]
         bumps = play.bumps
-        if (bumps is _NOB and kind != "t") or (kind != "t" and not bumps[0] and len(parts) == 1):
+        if kind != "t" and (bumps is _NOB or (not bumps[0] and len(parts) == 1)):
             # one part, no bump (most plays: the generators give them the one _NOB): _move_parts,
             # inline
             pid = part[1]

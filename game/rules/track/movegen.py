@@ -34,7 +34,6 @@ from game.rules.track.plays import (
     _NOB,
     Bumps,
     LegalList,
-    MInfo,
     Mover,
     PartT,
     Raw,
@@ -47,25 +46,6 @@ from game.rules.track.state import (
     TrackState,
     _boards,
 )
-
-
-def _minfo(cfg: Cfg, movers: list[Mover], rm: list[int]) -> list[MInfo]:
-    """Per mover: (loc, pid, colour, forward path masks or None in home, own ring mask,
-    holes to the own in-spot)."""
-    R = cfg.R
-    fwdt = cfg.fwd
-    inspot = cfg.inspot
-    out: list[MInfo] = []
-    for loc, pid in movers:
-        c = pid // PEGS
-        if loc >= HOME0:
-            out.append((loc, pid, c, None, 0, 0))
-        else:
-            d = inspot[c] - loc
-            if d < 0:
-                d += R
-            out.append((loc, pid, c, fwdt[loc], rm[c], d))
-    return out
 
 
 def _ring_walk(ring: list[tuple[int, int, int, int, int, tuple[int, ...]]], own: int,

@@ -94,7 +94,9 @@ Raw = tuple[Any, ...]
 PartT = tuple[str, int, int, int, int]  # a part as a raw play holds it (see Part)
 Cand = tuple[PartT, Bumps]  # a candidate part and its bumps (split generation)
 Mover = tuple[int, int]  # (location, peg id) of a peg that may move
-MInfo = tuple[int, int, int, "tuple[int, ...] | None", int, int]  # see _minfo
+#: a classic/team mover as the fourth pass's generator listed it (loc, pid, colour, forward
+#: path masks or None in home, own ring mask, holes to the in-spot): its reference in the tests
+MInfo = tuple[int, int, int, "tuple[int, ...] | None", int, int]
 Entry = tuple[int, int, int, int, int, list[Cand]]  # see _splits
 BoardLists = tuple[list[int], list[int], list[int]]  # (ring occupancy, ring masks, home masks)
 Event = dict[str, Any]
